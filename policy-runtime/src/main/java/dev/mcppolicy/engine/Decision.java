@@ -1,0 +1,62 @@
+package dev.mcppolicy.engine;
+
+import java.util.Objects;
+
+/**
+ * The answer for one call: everything the log line and the caller's error need, nothing else.
+ *
+ * @param effect what happens to the call
+ * @param wouldBe what would have happened had the policy been enforced; differs from {@code effect}
+ *     only in monitor mode, where a denial becomes {@code ALLOW} with {@code wouldBe == DENY}
+ * @param rule JSON Pointer of the rule that decided ({@code /tools/run_command/deny_if/0}), or one of
+ *     {@code (default)}, {@code (hidden)}, {@code (error)}
+ * @param reason why, for the caller and the log; {@code null} for a plain allow
+ * @param retryAfterSeconds for a rate-limit denial, whole seconds until the limit has room; else 0
+ */
+public record Decision(Effect effect, Effect wouldBe, String rule, String reason, long retryAfterSeconds) {
+    public static final String DEFAULT_RULE = "(default)";
+    public static final String HIDDEN_RULE = "(hidden)";
+    public static final String ERROR_RULE = "(error)";
+
+    public Decision {
+        Objects.requireNonNull(effect, "effect");
+        Objects.requireNonNull(wouldBe, "wouldBe");
+        Objects.requireNonNull(rule, "rule");
+    }
+
+    /** A denial that no policy made: the agent's fail-closed answer when it cannot decide. */
+    public static Decision error(String reason) {
+        return new Decision(Effect.DENY, Effect.DENY, ERROR_RULE, reason, 0);
+    }
+
+    /** The fail-open counterpart of {@link #error}: allowed, but logged as what it is. */
+    public static Decision errorAllowed(String reason) {
+        return new Decision(Effect.ALLOW, Effect.DENY, ERROR_RULE, reason, 0);
+    }
+
+    public boolean isDenied() {
+        return effect == Effect.DENY;
+    }
+
+    /** Whether monitor mode let through a call the policy would have denied. */
+    public boolean isMonitored() {
+        return effect != wouldBe;
+    }
+
+    public boolean isHidden() {
+        return HIDDEN_RULE.equals(rule);
+    }
+
+    /**
+     * The text a denied caller reads (SPEC §5):
+     * {@code Policy denied tool 'run_command': <reason>; retry after 6s [rule /tools/run_command/limits/0]}.
+     */
+    public String callerMessage(String tool) {
+        StringBuilder text = new StringBuilder("Policy denied tool '").append(tool).append("': ")
+                .append(reason == null ? "denied by policy" : reason);
+        if (retryAfterSeconds > 0) {
+            text.append("; retry after ").append(retryAfterSeconds).append('s');
+        }
+        return text.append(" [rule ").append(rule).append(']').toString();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.mcppolicy.engine;
+
+import dev.mcppolicy.engine.internal.CompiledPolicy;
+import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.ratelimit.RateLimitStore;
+import java.time.Clock;
+
+/**
+ * Decides tool calls against one policy (SPEC §4). Thread-safe; does no I/O. Build a new engine for a
+ * new policy, passing the old engine's {@link #store()} so that rate-limit counters carry over.
+ */
+public interface PolicyEngine {
+
+    static PolicyEngine of(Policy policy, Clock clock) {
+        return of(policy, clock, EngineOptions.withStore(RateLimitStore.inMemory(clock)));
+    }
+
+    static PolicyEngine of(Policy policy, Clock clock, EngineOptions options) {
+        return new CompiledPolicy(policy, clock, options);
+    }
+
+    /** Decides one call; rate-limit units are taken only when every check and every limit lets it through. */
+    Decision decide(ToolCall call);
+
+    /**
+     * Whether a tool appears in {@code tools/list} (SPEC §5): not hidden and not denied outright by
+     * {@code action: deny} or by {@code default: deny} with no rule. Monitor mode lists everything it
+     * would let through.
+     *
+     * @param server the upstream server's name on the client side, else {@code null}
+     */
+    boolean isListed(Side side, String server, String tool);
+
+    Policy policy();
+
+    /** The rate-limit store this engine counts in. */
+    RateLimitStore store();
+}

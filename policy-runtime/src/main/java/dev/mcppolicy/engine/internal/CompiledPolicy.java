@@ -1,0 +1,127 @@
+package dev.mcppolicy.engine.internal;
+
+import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.EngineOptions;
+import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.policy.Action;
+import dev.mcppolicy.policy.Limit;
+import dev.mcppolicy.policy.Mode;
+import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.policy.ServerPolicy;
+import dev.mcppolicy.ratelimit.RateLimitStore;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A policy compiled for deciding: rule lookup tables, conditions, schemas and every fixed decision
+ * built once, so the allow path of a call allocates nothing. Follows SPEC §4 step by step.
+ */
+public final class CompiledPolicy implements PolicyEngine {
+    private final Policy policy;
+    private final RateLimitStore store;
+    private final RuleSet top;
+    private final Map<String, RuleSet> servers;
+    private final CompiledRule unlisted;
+    private final Decision hidden;
+    private final Decision defaultDenied;
+
+    public CompiledPolicy(Policy policy, Clock clock, EngineOptions options) {
+        this.policy = policy;
+        this.store = options.store();
+        Limits allTools = Limits.of(policy.allToolsLimits(), "/all_tools/limits");
+        RuleContext context = new RuleContext(clock, store, options.maxValueLength(), policy.mode(), allTools);
+        this.top = RuleSet.of(policy.tools(), policy.hide(), "/tools", context);
+        Map<String, RuleSet> sections = new HashMap<>();
+        for (Map.Entry<String, ServerPolicy> entry : policy.servers().entrySet()) {
+            ServerPolicy section = entry.getValue();
+            sections.put(entry.getKey(), RuleSet.of(section.tools(), section.hide(),
+                    "/servers/" + JsonPointers.escape(entry.getKey()) + "/tools", context));
+        }
+        this.servers = sections;
+        this.unlisted = CompiledRule.unlisted(context);
+        this.hidden = Decisions.deny(policy.mode(), Decision.HIDDEN_RULE, "tool is hidden by policy", 0);
+        this.defaultDenied = Decisions.deny(policy.mode(), Decision.DEFAULT_RULE,
+                "no policy rule allows this tool (default: deny)", 0);
+    }
+
+    @Override
+    public Decision decide(ToolCall call) {
+        String tool = call.tool();
+        RuleSet section = section(call.side(), call.server());
+        if (top.hides(tool) || section != null && section.hides(tool)) {
+            return hidden;
+        }
+        CompiledRule rule = section == null ? null : section.find(tool);
+        if (rule == null) {
+            rule = top.find(tool);
+        }
+        if (rule != null) {
+            return rule.decide(call);
+        }
+        return defaultAction(call.server(), section) == Action.DENY ? defaultDenied : unlisted.decide(call);
+    }
+
+    @Override
+    public boolean isListed(Side side, String server, String tool) {
+        RuleSet section = section(side, server);
+        if (policy.mode() == Mode.MONITOR) {
+            return true;
+        }
+        if (top.hides(tool) || section != null && section.hides(tool)) {
+            return false;
+        }
+        CompiledRule rule = section == null ? null : section.find(tool);
+        if (rule == null) {
+            rule = top.find(tool);
+        }
+        if (rule == null) {
+            return defaultAction(server, section) == Action.ALLOW;
+        }
+        return !rule.deniesOutright();
+    }
+
+    private RuleSet section(Side side, String server) {
+        return side == Side.CLIENT && server != null && !servers.isEmpty() ? servers.get(server) : null;
+    }
+
+    private Action defaultAction(String server, RuleSet section) {
+        if (section != null) {
+            Action own = policy.servers().get(server).defaultAction();
+            if (own != null) {
+                return own;
+            }
+        }
+        return policy.defaultAction();
+    }
+
+    @Override
+    public Policy policy() {
+        return policy;
+    }
+
+    @Override
+    public RateLimitStore store() {
+        return store;
+    }
+
+    /** What every rule of one policy shares. */
+    record RuleContext(Clock clock, RateLimitStore store, int maxValueLength, Mode mode, Limits allTools) {
+    }
+
+    /** The limits that apply to a rule, with the pointer of each for the decision. */
+    record Limits(Limit[] limits, String[] pointers) {
+        static Limits of(List<Limit> limits, String at) {
+            Limit[] array = limits.toArray(new Limit[0]);
+            String[] pointers = new String[array.length];
+            for (int i = 0; i < array.length; i++) {
+                pointers[i] = at + "/" + i;
+            }
+            return new Limits(array, pointers);
+        }
+    }
+}

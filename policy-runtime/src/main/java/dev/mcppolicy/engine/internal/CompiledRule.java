@@ -1,0 +1,193 @@
+package dev.mcppolicy.engine.internal;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.mcppolicy.condition.ArgumentCondition;
+import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.policy.Action;
+import dev.mcppolicy.policy.Condition;
+import dev.mcppolicy.policy.Limit;
+import dev.mcppolicy.policy.Mode;
+import dev.mcppolicy.policy.ToolRule;
+import dev.mcppolicy.ratelimit.Admission;
+import dev.mcppolicy.ratelimit.RateLimitStore;
+import dev.mcppolicy.schema.JsonSchema;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One rule, ready to decide: SPEC §4 steps 3 to 8 for the tools it covers. */
+final class CompiledRule {
+    private final Action action;
+    private final Mode mode;
+    private final Decision deniedOutright;
+    private final JsonSchema schema;
+    private final boolean validateInputSchema;
+    private final String argumentsPointer;
+    private final ArgumentCondition[] require;
+    private final Decision[] requireFailed;
+    private final ArgumentCondition[] denyIf;
+    private final Decision[] denyIfMatched;
+    private final Decision[] hostile;
+    private final Limit[] limits;
+    private final String[] limitPointers;
+    private final String[] limitReasons;
+    private final Clock clock;
+    private final RateLimitStore store;
+    private final Decision passed;
+    private final Cache<Map<String, ?>, Object> inputSchemas;
+
+    private CompiledRule(ToolRule rule, String pointer, CompiledPolicy.RuleContext context) {
+        this.action = rule.action();
+        this.mode = rule.mode() != null ? rule.mode() : context.mode();
+        this.clock = context.clock();
+        this.store = context.store();
+        String reason = rule.reason();
+        this.deniedOutright = Decisions.deny(mode, pointer, reason != null ? reason : "tool is denied by policy", 0);
+        this.schema = rule.argumentsSchema();
+        this.validateInputSchema = rule.validateInputSchema();
+        this.argumentsPointer = pointer + "/arguments";
+        this.inputSchemas = validateInputSchema ? Caffeine.newBuilder().maximumSize(256).executor(Runnable::run).build() : null;
+
+        int max = context.maxValueLength();
+        List<Condition> required = rule.require();
+        this.require = new ArgumentCondition[required.size()];
+        this.requireFailed = new Decision[required.size()];
+        List<Decision> hostileDecisions = new ArrayList<>();
+        for (int i = 0; i < require.length; i++) {
+            require[i] = new ArgumentCondition(required.get(i), max);
+            String at = pointer + "/require/" + i;
+            requireFailed[i] = Decisions.deny(mode, at, reason != null ? reason : "required condition not met: " + require[i].describe(), 0);
+            hostileDecisions.add(hostileDecision(at, require[i], max));
+        }
+        List<Condition> denied = rule.denyIf();
+        this.denyIf = new ArgumentCondition[denied.size()];
+        this.denyIfMatched = new Decision[denied.size()];
+        for (int i = 0; i < denyIf.length; i++) {
+            denyIf[i] = new ArgumentCondition(denied.get(i), max);
+            String at = pointer + "/deny_if/" + i;
+            denyIfMatched[i] = Decisions.deny(mode, at, reason != null ? reason : "denied by condition: " + denyIf[i].describe(), 0);
+            hostileDecisions.add(hostileDecision(at, denyIf[i], max));
+        }
+        this.hostile = hostileDecisions.toArray(new Decision[0]);
+
+        Map<String, Integer> byCounter = new LinkedHashMap<>();
+        List<Limit> merged = new ArrayList<>();
+        List<String> pointers = new ArrayList<>();
+        addLimits(context.allTools().limits(), context.allTools().pointers(), byCounter, merged, pointers);
+        List<Limit> own = rule.limits();
+        String[] ownPointers = new String[own.size()];
+        for (int i = 0; i < ownPointers.length; i++) {
+            ownPointers[i] = pointer + "/limits/" + i;
+        }
+        addLimits(own.toArray(new Limit[0]), ownPointers, byCounter, merged, pointers);
+        Integer[] order = new Integer[merged.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparing(i -> merged.get(i).counter()));
+        this.limits = new Limit[order.length];
+        this.limitPointers = new String[order.length];
+        this.limitReasons = new String[order.length];
+        for (int i = 0; i < order.length; i++) {
+            limits[i] = merged.get(order[i]);
+            limitPointers[i] = pointers.get(order[i]);
+            limitReasons[i] = "rate limit exceeded: counter '" + limits[i].counter() + "' allows " + limits[i].describe();
+        }
+        this.passed = action == Action.REQUIRE_APPROVAL
+                ? new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer, "approval required", 0)
+                : Decisions.allow(pointer);
+    }
+
+    static CompiledRule of(ToolRule rule, String pointer, CompiledPolicy.RuleContext context) {
+        return new CompiledRule(rule, pointer, context);
+    }
+
+    /** The rule applied to a tool no rule names under {@code default: allow}: the {@code all_tools} limits only. */
+    static CompiledRule unlisted(CompiledPolicy.RuleContext context) {
+        return new CompiledRule(ToolRule.allow("(default)"), Decision.DEFAULT_RULE, context);
+    }
+
+    private static void addLimits(Limit[] limits, String[] pointers, Map<String, Integer> byCounter,
+                                  List<Limit> merged, List<String> mergedPointers) {
+        for (int i = 0; i < limits.length; i++) {
+            if (byCounter.putIfAbsent(limits[i].counter(), merged.size()) == null) {
+                merged.add(limits[i]);
+                mergedPointers.add(pointers[i]);
+            }
+        }
+    }
+
+    private Decision hostileDecision(String at, ArgumentCondition condition, int max) {
+        return Decisions.deny(mode, at, "argument '" + condition.source().path() + "' is longer than " + max
+                + " characters, the most a policy condition inspects", 0);
+    }
+
+    boolean deniesOutright() {
+        return action == Action.DENY && mode == Mode.ENFORCE;
+    }
+
+    Decision decide(ToolCall call) {
+        if (action == Action.DENY) {
+            return deniedOutright;
+        }
+        Map<String, ?> arguments = call.arguments();
+        if (schema != null || validateInputSchema) {
+            Decision invalid = validate(call, arguments);
+            if (invalid != null) {
+                return invalid;
+            }
+        }
+        for (int i = 0; i < require.length; i++) {
+            ArgumentCondition.Outcome outcome = require[i].test(arguments);
+            if (outcome != ArgumentCondition.Outcome.TRUE) {
+                return outcome == ArgumentCondition.Outcome.HOSTILE ? hostile[i] : requireFailed[i];
+            }
+        }
+        for (int i = 0; i < denyIf.length; i++) {
+            ArgumentCondition.Outcome outcome = denyIf[i].test(arguments);
+            if (outcome != ArgumentCondition.Outcome.FALSE) {
+                return outcome == ArgumentCondition.Outcome.HOSTILE ? hostile[require.length + i] : denyIfMatched[i];
+            }
+        }
+        if (limits.length > 0) {
+            Admission admission = store.tryAcquire(limits, call.sessionId(), call.clientId(), clock.millis());
+            if (!admission.admitted()) {
+                int refused = admission.refusedBy();
+                long seconds = (admission.retryAfterMillis() + 999) / 1000;
+                return Decisions.deny(mode, limitPointers[refused], limitReasons[refused], seconds);
+            }
+        }
+        return passed;
+    }
+
+    private Decision validate(ToolCall call, Map<String, ?> arguments) {
+        JsonSchema effective = schema;
+        if (validateInputSchema) {
+            Map<String, ?> advertised = call.inputSchema();
+            if (advertised == null) {
+                return Decisions.deny(mode, argumentsPointer, "the tool's input schema is unknown, so its arguments cannot be validated", 0);
+            }
+            Object compiled = inputSchemas.get(advertised, CompiledRule::compileInputSchema);
+            if (compiled instanceof String) {
+                return Decisions.deny(mode, argumentsPointer, "the tool's input schema cannot be used: " + compiled, 0);
+            }
+            effective = (JsonSchema) compiled;
+        }
+        String violation = effective.firstViolation(arguments);
+        return violation == null ? null : Decisions.deny(mode, argumentsPointer, "arguments do not match the schema: " + violation, 0);
+    }
+
+    private static Object compileInputSchema(Map<String, ?> advertised) {
+        try {
+            return JsonSchema.compileLenient(advertised);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+}

@@ -1,0 +1,550 @@
+package dev.mcppolicy.policy.internal;
+
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.json.JsonValues;
+import dev.mcppolicy.policy.Action;
+import dev.mcppolicy.policy.Algorithm;
+import dev.mcppolicy.policy.Approval;
+import dev.mcppolicy.policy.Condition;
+import dev.mcppolicy.policy.Glob;
+import dev.mcppolicy.policy.Limit;
+import dev.mcppolicy.policy.Mode;
+import dev.mcppolicy.policy.Op;
+import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.policy.PolicyError;
+import dev.mcppolicy.policy.Scope;
+import dev.mcppolicy.policy.ServerPolicy;
+import dev.mcppolicy.policy.ToolRule;
+import dev.mcppolicy.schema.JsonSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a document tree into a {@link Policy}, checking every key and value against SPEC §3 and
+ * recording every problem (with its pointer and position) rather than stopping at the first.
+ */
+public final class PolicyBinder {
+    private static final List<String> TOP_KEYS = List.of("version", "default", "mode", "hide", "all_tools", "tools", "servers");
+    private static final List<String> RULE_KEYS = List.of("action", "reason", "require", "deny_if", "limits", "arguments", "approval", "mode");
+    private static final List<String> LIMIT_KEYS = List.of("counter", "window", "max", "scope", "algorithm");
+    private static final List<String> CONDITION_KEYS = List.of("path", "op", "value");
+    private static final List<String> SERVER_KEYS = List.of("default", "hide", "tools");
+    private static final List<String> ALL_TOOLS_KEYS = List.of("limits");
+    private static final List<String> APPROVAL_KEYS = List.of("timeout");
+
+    private final List<PolicyError> errors;
+    private final Map<String, DeclaredLimit> counters = new HashMap<>();
+
+    public PolicyBinder(List<PolicyError> errors) {
+        this.errors = errors;
+    }
+
+    private record DeclaredLimit(Limit limit, String pointer) {
+    }
+
+    public Policy bind(Node root, String sha256) {
+        if (!root.is(Node.Kind.OBJECT)) {
+            error("", root, "expected the policy to be an object, got " + root.describe());
+            return null;
+        }
+        Map<String, Node> fields = root.fields();
+        checkKeys(fields, "", TOP_KEYS);
+
+        String version = version(fields.get("version"), root);
+        Action defaultAction = defaultAction(fields.get("default"), "/default", Action.DENY);
+        Mode mode = mode(fields.get("mode"), "/mode", Mode.ENFORCE);
+        List<String> hide = hide(fields.get("hide"), "/hide");
+        List<Limit> allToolsLimits = allToolsLimits(fields.get("all_tools"));
+        Map<String, ToolRule> tools = tools(fields.get("tools"), "/tools");
+        Map<String, ServerPolicy> servers = servers(fields.get("servers"));
+        return new Policy(version, defaultAction, mode, hide, allToolsLimits, tools, servers, sha256);
+    }
+
+    private String version(Node node, Node root) {
+        if (node == null) {
+            error("", root, "missing required key 'version'; expected \"1\"");
+            return "1";
+        }
+        boolean one = node.is(Node.Kind.STRING) && node.text().equals("1")
+                || node.is(Node.Kind.NUMBER) && JsonValues.jsonEquals(node.number(), 1);
+        if (!one) {
+            error("/version", node, "unsupported version " + node.describe() + "; expected \"1\"");
+        }
+        return "1";
+    }
+
+    private Action defaultAction(Node node, String at, Action fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        String word = word(node, at, List.of("allow", "deny"));
+        return word == null ? fallback : word.equals("allow") ? Action.ALLOW : Action.DENY;
+    }
+
+    private Mode mode(Node node, String at, Mode fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        String word = word(node, at, List.of("enforce", "monitor"));
+        return word == null ? fallback : word.equals("monitor") ? Mode.MONITOR : Mode.ENFORCE;
+    }
+
+    private List<String> hide(Node node, String at) {
+        List<String> names = new ArrayList<>();
+        if (node == null) {
+            return names;
+        }
+        if (!node.is(Node.Kind.ARRAY)) {
+            error(at, node, "expected an array of tool names or globs, got " + node.describe());
+            return names;
+        }
+        List<Node> items = node.items();
+        for (int i = 0; i < items.size(); i++) {
+            Node item = items.get(i);
+            if (!item.is(Node.Kind.STRING) || item.text().isEmpty()) {
+                error(at + "/" + i, item, "expected a tool name or glob, got " + item.describe());
+            } else {
+                names.add(item.text());
+            }
+        }
+        return names;
+    }
+
+    private List<Limit> allToolsLimits(Node node) {
+        if (node == null) {
+            return List.of();
+        }
+        if (!node.is(Node.Kind.OBJECT)) {
+            error("/all_tools", node, "expected an object with 'limits', got " + node.describe());
+            return List.of();
+        }
+        checkKeys(node.fields(), "/all_tools", ALL_TOOLS_KEYS);
+        return limits(node.fields().get("limits"), "/all_tools/limits");
+    }
+
+    private Map<String, ToolRule> tools(Node node, String at) {
+        Map<String, ToolRule> rules = new LinkedHashMap<>();
+        if (node == null) {
+            return rules;
+        }
+        if (!node.is(Node.Kind.OBJECT)) {
+            error(at, node, "expected an object of rules keyed by tool name or glob, got " + node.describe());
+            return rules;
+        }
+        Map<String, String> globsByPrefix = new HashMap<>();
+        for (Map.Entry<String, Node> entry : node.fields().entrySet()) {
+            String key = entry.getKey();
+            String ruleAt = at + "/" + JsonPointers.escape(key);
+            if (key.isEmpty()) {
+                error(ruleAt, entry.getValue(), "a tool name or glob cannot be empty");
+                continue;
+            }
+            if (Glob.isGlob(key)) {
+                String prefix = Glob.literalPrefix(key);
+                String rival = globsByPrefix.putIfAbsent(prefix, key);
+                if (rival != null) {
+                    error(ruleAt, entry.getValue(), "glob '" + key + "' ties with glob '" + rival
+                            + "': both have the literal prefix '" + prefix + "', so neither takes precedence; "
+                            + "make one prefix longer or merge the rules");
+                }
+            }
+            ToolRule rule = rule(key, entry.getValue(), ruleAt);
+            if (rule != null) {
+                rules.put(key, rule);
+            }
+        }
+        return rules;
+    }
+
+    private ToolRule rule(String key, Node node, String at) {
+        if (node.is(Node.Kind.NULL)) {
+            return ToolRule.allow(key);
+        }
+        if (!node.is(Node.Kind.OBJECT)) {
+            error(at, node, "expected a rule object ({} allows the tool), got " + node.describe());
+            return null;
+        }
+        Map<String, Node> fields = node.fields();
+        checkKeys(fields, at, RULE_KEYS);
+        Action action = Action.ALLOW;
+        Node actionNode = fields.get("action");
+        if (actionNode != null) {
+            String word = word(actionNode, at + "/action", List.of("allow", "deny", "require_approval"));
+            if (word != null) {
+                action = word.equals("deny") ? Action.DENY : word.equals("allow") ? Action.ALLOW : Action.REQUIRE_APPROVAL;
+            }
+        }
+        String reason = null;
+        Node reasonNode = fields.get("reason");
+        if (reasonNode != null) {
+            if (reasonNode.is(Node.Kind.STRING)) {
+                reason = reasonNode.text();
+            } else {
+                error(at + "/reason", reasonNode, "expected a string, got " + reasonNode.describe());
+            }
+        }
+        List<Condition> require = conditions(fields.get("require"), at + "/require");
+        List<Condition> denyIf = conditions(fields.get("deny_if"), at + "/deny_if");
+        List<Limit> limits = limits(fields.get("limits"), at + "/limits");
+
+        JsonSchema schema = null;
+        boolean inputSchema = false;
+        Node arguments = fields.get("arguments");
+        if (arguments != null) {
+            if (arguments.is(Node.Kind.STRING)) {
+                if (arguments.text().equals("input_schema")) {
+                    inputSchema = true;
+                } else {
+                    error(at + "/arguments", arguments, "expected a JSON Schema object or \"input_schema\", got " + arguments.describe());
+                }
+            } else if (arguments.is(Node.Kind.OBJECT) || arguments.is(Node.Kind.BOOLEAN)) {
+                String schemaAt = at + "/arguments";
+                schema = JsonSchema.compile(arguments.toPlain(), true,
+                        (pointer, message) -> error(schemaAt + pointer, locate(arguments, pointer), message));
+            } else {
+                error(at + "/arguments", arguments, "expected a JSON Schema object or \"input_schema\", got " + arguments.describe());
+            }
+        }
+
+        Approval approval = null;
+        Node approvalNode = fields.get("approval");
+        if (approvalNode != null) {
+            approval = approval(approvalNode, at + "/approval");
+            if (action != Action.REQUIRE_APPROVAL) {
+                error(at + "/approval", approvalNode, "'approval' only applies to a rule whose action is require_approval");
+            }
+        } else if (action == Action.REQUIRE_APPROVAL) {
+            approval = Approval.DEFAULT;
+        }
+        Mode mode = fields.containsKey("mode") ? mode(fields.get("mode"), at + "/mode", null) : null;
+        return new ToolRule(key, action, reason, require, denyIf, limits, schema, inputSchema, approval, mode);
+    }
+
+    private Approval approval(Node node, String at) {
+        if (!node.is(Node.Kind.OBJECT)) {
+            error(at, node, "expected an object like {\"timeout\": \"10m\"}, got " + node.describe());
+            return Approval.DEFAULT;
+        }
+        checkKeys(node.fields(), at, APPROVAL_KEYS);
+        Node timeout = node.fields().get("timeout");
+        if (timeout == null) {
+            return Approval.DEFAULT;
+        }
+        Duration duration = duration(timeout, at + "/timeout");
+        return duration == null ? Approval.DEFAULT : new Approval(duration);
+    }
+
+    private List<Condition> conditions(Node node, String at) {
+        List<Condition> conditions = new ArrayList<>();
+        if (node == null) {
+            return conditions;
+        }
+        if (!node.is(Node.Kind.ARRAY)) {
+            error(at, node, "expected an array of conditions {path, op, value}, got " + node.describe());
+            return conditions;
+        }
+        List<Node> items = node.items();
+        for (int i = 0; i < items.size(); i++) {
+            Condition condition = condition(items.get(i), at + "/" + i);
+            if (condition != null) {
+                conditions.add(condition);
+            }
+        }
+        return conditions;
+    }
+
+    private Condition condition(Node node, String at) {
+        if (!node.is(Node.Kind.OBJECT)) {
+            error(at, node, "expected a condition {path, op, value}, got " + node.describe());
+            return null;
+        }
+        Map<String, Node> fields = node.fields();
+        checkKeys(fields, at, CONDITION_KEYS);
+        String path = null;
+        Node pathNode = fields.get("path");
+        if (pathNode == null) {
+            error(at, node, "missing required key 'path'");
+        } else if (!pathNode.is(Node.Kind.STRING) || !validPath(pathNode.text())) {
+            error(at + "/path", pathNode, "expected a dot path into the arguments like \"command\" or \"options.0.name\", got "
+                    + pathNode.describe());
+        } else {
+            path = pathNode.text();
+        }
+        Op op = null;
+        Node opNode = fields.get("op");
+        if (opNode == null) {
+            error(at, node, "missing required key 'op'");
+        } else {
+            List<String> words = new ArrayList<>();
+            for (Op candidate : Op.values()) {
+                words.add(candidate.word());
+            }
+            String word = word(opNode, at + "/op", words);
+            if (word != null) {
+                op = Op.values()[words.indexOf(word)];
+            }
+        }
+        Node valueNode = fields.get("value");
+        Object value = op == null ? null : conditionValue(op, valueNode, node, at);
+        if (path == null || op == null) {
+            return null;
+        }
+        return new Condition(path, op, value);
+    }
+
+    private static boolean validPath(String path) {
+        if (path.isEmpty() || path.startsWith(".") || path.endsWith(".") || path.contains("..")) {
+            return false;
+        }
+        return !path.equals("args");
+    }
+
+    private Object conditionValue(Op op, Node valueNode, Node condition, String at) {
+        String valueAt = at + "/value";
+        if (op == Op.EXISTS) {
+            if (valueNode == null) {
+                return Boolean.TRUE;
+            }
+            if (!valueNode.is(Node.Kind.BOOLEAN)) {
+                error(valueAt, valueNode, "op 'exists' takes true, false or no value, got " + valueNode.describe());
+                return Boolean.TRUE;
+            }
+            return valueNode.bool();
+        }
+        if (valueNode == null) {
+            error(at, condition, "missing required key 'value' for op '" + op.word() + "'");
+            return null;
+        }
+        switch (op) {
+            case IN:
+            case NOT_IN:
+                if (!valueNode.is(Node.Kind.ARRAY)) {
+                    error(valueAt, valueNode, "op '" + op.word() + "' takes an array of values, got " + valueNode.describe());
+                }
+                break;
+            case LT:
+            case LTE:
+            case GT:
+            case GTE:
+                if (!valueNode.is(Node.Kind.NUMBER)) {
+                    error(valueAt, valueNode, "op '" + op.word() + "' takes a number, got " + valueNode.describe());
+                }
+                break;
+            case REGEX:
+                if (!valueNode.is(Node.Kind.STRING)) {
+                    error(valueAt, valueNode, "op 'regex' takes a regular expression string, got " + valueNode.describe());
+                } else {
+                    try {
+                        Pattern.compile(valueNode.text());
+                    } catch (PatternSyntaxException e) {
+                        error(valueAt, valueNode, "invalid regular expression (RE2 syntax): " + e.getDescription());
+                    }
+                }
+                break;
+            case MAX_LENGTH:
+                if (!valueNode.is(Node.Kind.NUMBER) || !JsonValues.isIntegral(valueNode.number())
+                        || valueNode.number().longValue() < 0) {
+                    error(valueAt, valueNode, "op 'max_length' takes a non-negative integer, got " + valueNode.describe());
+                }
+                break;
+            case CONTAINS:
+                if (valueNode.is(Node.Kind.OBJECT) || valueNode.is(Node.Kind.ARRAY)) {
+                    error(valueAt, valueNode, "op 'contains' takes a string (or a scalar to find in an array), got "
+                            + valueNode.describe());
+                }
+                break;
+            default:
+                break;
+        }
+        return valueNode.toPlain();
+    }
+
+    private List<Limit> limits(Node node, String at) {
+        List<Limit> limits = new ArrayList<>();
+        if (node == null) {
+            return limits;
+        }
+        if (!node.is(Node.Kind.ARRAY)) {
+            error(at, node, "expected an array of limits {counter, window, max, scope, algorithm}, got " + node.describe());
+            return limits;
+        }
+        List<Node> items = node.items();
+        for (int i = 0; i < items.size(); i++) {
+            Limit limit = limit(items.get(i), at + "/" + i);
+            if (limit != null) {
+                limits.add(limit);
+            }
+        }
+        return limits;
+    }
+
+    private Limit limit(Node node, String at) {
+        if (!node.is(Node.Kind.OBJECT)) {
+            error(at, node, "expected a limit {counter, window, max, scope, algorithm}, got " + node.describe());
+            return null;
+        }
+        Map<String, Node> fields = node.fields();
+        checkKeys(fields, at, LIMIT_KEYS);
+        boolean ok = true;
+
+        String counter = at;
+        Node counterNode = fields.get("counter");
+        if (counterNode != null) {
+            if (counterNode.is(Node.Kind.STRING) && !counterNode.text().isEmpty()) {
+                counter = counterNode.text();
+            } else {
+                error(at + "/counter", counterNode, "expected a counter name, got " + counterNode.describe());
+                ok = false;
+            }
+        }
+        Duration window = null;
+        Node windowNode = fields.get("window");
+        if (windowNode == null) {
+            error(at, node, "missing required key 'window'");
+        } else {
+            window = duration(windowNode, at + "/window");
+        }
+        long max = 0;
+        Node maxNode = fields.get("max");
+        if (maxNode == null) {
+            error(at, node, "missing required key 'max'");
+        } else if (!maxNode.is(Node.Kind.NUMBER) || !JsonValues.isIntegral(maxNode.number())
+                || JsonValues.compareNumbers(maxNode.number(), 1) < 0
+                || JsonValues.compareNumbers(maxNode.number(), Integer.MAX_VALUE) > 0) {
+            error(at + "/max", maxNode, "expected a whole number of calls, at least 1, got " + maxNode.describe());
+        } else {
+            max = maxNode.number().longValue();
+        }
+        Scope scope = Scope.GLOBAL;
+        Node scopeNode = fields.get("scope");
+        if (scopeNode != null) {
+            String word = word(scopeNode, at + "/scope", List.of("global", "session", "client", "grant"));
+            if (word == null) {
+                ok = false;
+            } else {
+                scope = word.equals("global") ? Scope.GLOBAL : word.equals("session") ? Scope.SESSION : Scope.CLIENT;
+            }
+        }
+        Algorithm algorithm = Algorithm.SLIDING;
+        Node algorithmNode = fields.get("algorithm");
+        if (algorithmNode != null) {
+            String word = word(algorithmNode, at + "/algorithm", List.of("sliding", "fixed", "token_bucket"));
+            if (word == null) {
+                ok = false;
+            } else {
+                algorithm = word.equals("sliding") ? Algorithm.SLIDING : word.equals("fixed") ? Algorithm.FIXED : Algorithm.TOKEN_BUCKET;
+            }
+        }
+        if (!ok || window == null || max < 1) {
+            return null;
+        }
+        Limit limit = new Limit(counter, window, max, scope, algorithm);
+        DeclaredLimit earlier = counters.putIfAbsent(counter, new DeclaredLimit(limit, at));
+        if (earlier != null && !earlier.limit().equals(limit)) {
+            error(at, node, "counter '" + counter + "' is declared differently at " + earlier.pointer() + " ("
+                    + describe(earlier.limit()) + " vs " + describe(limit) + "); limits sharing a counter must agree "
+                    + "on window, max, scope and algorithm");
+        }
+        return limit;
+    }
+
+    private static String describe(Limit limit) {
+        return limit.describe() + ", " + limit.algorithm().word();
+    }
+
+    private Duration duration(Node node, String at) {
+        Duration parsed = null;
+        if (node.is(Node.Kind.STRING)) {
+            parsed = Windows.parse(node.text());
+        } else if (node.is(Node.Kind.NUMBER) && JsonValues.isIntegral(node.number())
+                && JsonValues.compareNumbers(node.number(), 1) >= 0) {
+            parsed = Duration.ofSeconds(node.number().longValue());
+        }
+        if (parsed == null) {
+            error(at, node, "expected second|minute|hour|day, a whole number of seconds (60), or a duration like "
+                    + "30s, 5m, 1h, 1d; got " + node.describe());
+        }
+        return parsed;
+    }
+
+    private Map<String, ServerPolicy> servers(Node node) {
+        Map<String, ServerPolicy> servers = new LinkedHashMap<>();
+        if (node == null) {
+            return servers;
+        }
+        if (!node.is(Node.Kind.OBJECT)) {
+            error("/servers", node, "expected an object keyed by server name (serverInfo.name), got " + node.describe());
+            return servers;
+        }
+        for (Map.Entry<String, Node> entry : node.fields().entrySet()) {
+            String at = "/servers/" + JsonPointers.escape(entry.getKey());
+            Node section = entry.getValue();
+            if (!section.is(Node.Kind.OBJECT)) {
+                error(at, section, "expected an object with default, hide and tools, got " + section.describe());
+                continue;
+            }
+            Map<String, Node> fields = section.fields();
+            checkKeys(fields, at, SERVER_KEYS);
+            Action defaultAction = defaultAction(fields.get("default"), at + "/default", null);
+            List<String> hide = hide(fields.get("hide"), at + "/hide");
+            Map<String, ToolRule> tools = tools(fields.get("tools"), at + "/tools");
+            servers.put(entry.getKey(), new ServerPolicy(defaultAction, hide, tools));
+        }
+        return servers;
+    }
+
+    private String word(Node node, String at, List<String> allowed) {
+        if (node.is(Node.Kind.STRING) && allowed.contains(node.text())) {
+            return node.text();
+        }
+        error(at, node, "expected one of " + String.join("|", allowed) + ", got " + node.describe());
+        return null;
+    }
+
+    private void checkKeys(Map<String, Node> fields, String at, List<String> allowed) {
+        Set<String> known = Set.copyOf(allowed);
+        for (Map.Entry<String, Node> entry : fields.entrySet()) {
+            if (!known.contains(entry.getKey())) {
+                String suggestion = Suggestions.closest(entry.getKey(), allowed);
+                error(at + "/" + JsonPointers.escape(entry.getKey()), entry.getValue(), "unknown key '" + entry.getKey() + "'"
+                        + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)")
+                        + "; expected one of " + String.join(", ", allowed));
+            }
+        }
+    }
+
+    /** The node a pointer relative to {@code base} names, or the deepest one on the way. */
+    private static Node locate(Node base, String relativePointer) {
+        Node node = base;
+        if (relativePointer.isEmpty()) {
+            return node;
+        }
+        for (String token : relativePointer.substring(1).split("/", -1)) {
+            String key = token.replace("~1", "/").replace("~0", "~");
+            Node next = null;
+            if (node.is(Node.Kind.OBJECT)) {
+                next = node.fields().get(key);
+            } else if (node.is(Node.Kind.ARRAY) && key.chars().allMatch(Character::isDigit) && !key.isEmpty()) {
+                int index = Integer.parseInt(key);
+                next = index < node.items().size() ? node.items().get(index) : null;
+            }
+            if (next == null) {
+                return node;
+            }
+            node = next;
+        }
+        return node;
+    }
+
+    private void error(String pointer, Node node, String message) {
+        errors.add(new PolicyError(pointer, node == null ? 0 : node.line(), node == null ? 0 : node.column(), message));
+    }
+
+}

@@ -1,0 +1,115 @@
+package dev.mcppolicy.policy.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.policy.PolicyError;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads JSON or YAML text into {@link Node}s, keeping positions and reporting duplicate keys (which
+ * Jackson's tree model would silently collapse) as errors instead of failing on the first.
+ */
+public final class TreeReader {
+    public enum Format { JSON, YAML }
+
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+    private static final YAMLFactory YAML = YAMLFactory.builder().build();
+
+    private final List<PolicyError> errors;
+
+    public TreeReader(List<PolicyError> errors) {
+        this.errors = errors;
+    }
+
+    /** Guesses the format of text with no telling file name: JSON documents start with '{' or '['. */
+    public static Format sniff(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\uFEFF' || Character.isWhitespace(c)) {
+                continue;
+            }
+            return c == '{' || c == '[' ? Format.JSON : Format.YAML;
+        }
+        return Format.JSON;
+    }
+
+    /** The document's root, or {@code null} with an error recorded when the text is not well-formed. */
+    public Node read(String text, Format format) {
+        try (JsonParser parser = (format == Format.JSON ? JSON : YAML).createParser(text)) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                errors.add(new PolicyError("", 1, 1, "the document is empty; expected an object"));
+                return null;
+            }
+            Node root = readValue(parser, "");
+            if (format == Format.JSON && parser.nextToken() != null) {
+                JsonLocation at = parser.currentTokenLocation();
+                errors.add(new PolicyError("", at.getLineNr(), at.getColumnNr(), "unexpected content after the end of the document"));
+            }
+            return root;
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            errors.add(new PolicyError("", at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
+                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + e.getOriginalMessage()));
+            return null;
+        } catch (IOException e) {
+            errors.add(new PolicyError("", 0, 0, "cannot read the document: " + e.getMessage()));
+            return null;
+        }
+    }
+
+    private Node readValue(JsonParser parser, String pointer) throws IOException {
+        JsonLocation at = parser.currentTokenLocation();
+        int line = at.getLineNr();
+        int column = at.getColumnNr();
+        JsonToken token = parser.currentToken();
+        switch (token) {
+            case START_OBJECT: {
+                Map<String, Node> fields = new LinkedHashMap<>();
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = parser.currentName();
+                    JsonLocation keyAt = parser.currentTokenLocation();
+                    parser.nextToken();
+                    String childPointer = pointer + "/" + JsonPointers.escape(key);
+                    Node child = readValue(parser, childPointer);
+                    if (fields.containsKey(key)) {
+                        errors.add(new PolicyError(childPointer, keyAt.getLineNr(), keyAt.getColumnNr(),
+                                "duplicate key '" + key + "' (first at line " + fields.get(key).line() + ")"));
+                    } else {
+                        fields.put(key, child);
+                    }
+                }
+                return Node.object(fields, line, column);
+            }
+            case START_ARRAY: {
+                List<Node> items = new ArrayList<>();
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    items.add(readValue(parser, pointer + "/" + items.size()));
+                }
+                return Node.array(items, line, column);
+            }
+            case VALUE_STRING:
+                return Node.scalar(Node.Kind.STRING, parser.getText(), line, column);
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return Node.scalar(Node.Kind.NUMBER, parser.getNumberValue(), line, column);
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return Node.scalar(Node.Kind.BOOLEAN, token == JsonToken.VALUE_TRUE, line, column);
+            case VALUE_NULL:
+                return Node.scalar(Node.Kind.NULL, null, line, column);
+            default:
+                throw new JsonParseException(parser, "unexpected token " + token);
+        }
+    }
+}

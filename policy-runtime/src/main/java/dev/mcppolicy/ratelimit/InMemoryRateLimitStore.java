@@ -1,0 +1,119 @@
+package dev.mcppolicy.ratelimit;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import dev.mcppolicy.policy.Limit;
+import dev.mcppolicy.policy.Scope;
+import java.time.Clock;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Rate-limit state in this JVM: per counter, a bounded Caffeine cache from scope key to state. An
+ * idle key expires once a full window has passed since its last use; by then every algorithm has
+ * room for a full burst again, so expiry never changes a decision. The cache runs on the engine's
+ * clock and does its maintenance on the calling thread (no background threads in the host).
+ */
+final class InMemoryRateLimitStore implements RateLimitStore {
+    /** The key of {@code global} limits, and of a scope whose identity the call does not carry. */
+    static final String GLOBAL_KEY = "";
+
+    private final Clock clock;
+    private final long maxKeysPerCounter;
+    private final ConcurrentHashMap<String, Cache<String, LimitState>> counters = new ConcurrentHashMap<>();
+
+    InMemoryRateLimitStore(Clock clock, long maxKeysPerCounter) {
+        this.clock = clock;
+        this.maxKeysPerCounter = maxKeysPerCounter;
+    }
+
+    @Override
+    public Admission tryAcquire(Limit[] limits, String sessionId, String clientId, long nowMillis) {
+        if (limits.length == 1) {
+            Limit limit = limits[0];
+            LimitState state = state(limit, key(limit, sessionId, clientId), nowMillis);
+            synchronized (state) {
+                long wait = state.waitMillis(limit, nowMillis);
+                if (wait > 0) {
+                    return Admission.refusedBy(0, wait);
+                }
+                state.take(limit, nowMillis);
+                return Admission.ADMITTED;
+            }
+        }
+        LimitState[] states = new LimitState[limits.length];
+        for (int i = 0; i < limits.length; i++) {
+            states[i] = state(limits[i], key(limits[i], sessionId, clientId), nowMillis);
+        }
+        return acquireLocked(limits, states, 0, nowMillis);
+    }
+
+    /** Locks the states one by one in counter order, checks them all, then takes from all or none. */
+    private static Admission acquireLocked(Limit[] limits, LimitState[] states, int from, long now) {
+        if (from == states.length) {
+            for (int i = 0; i < states.length; i++) {
+                long wait = states[i].waitMillis(limits[i], now);
+                if (wait > 0) {
+                    return Admission.refusedBy(i, wait);
+                }
+            }
+            for (int i = 0; i < states.length; i++) {
+                states[i].take(limits[i], now);
+            }
+            return Admission.ADMITTED;
+        }
+        synchronized (states[from]) {
+            return acquireLocked(limits, states, from + 1, now);
+        }
+    }
+
+    private static String key(Limit limit, String sessionId, String clientId) {
+        String key = limit.scope() == Scope.SESSION ? sessionId : limit.scope() == Scope.CLIENT ? clientId : GLOBAL_KEY;
+        return key == null ? GLOBAL_KEY : key;
+    }
+
+    private LimitState state(Limit limit, String key, long now) {
+        Cache<String, LimitState> cache = counters.get(limit.counter());
+        if (cache == null) {
+            cache = counters.computeIfAbsent(limit.counter(), counter -> newCache());
+        }
+        LimitState state = cache.getIfPresent(key);
+        if (state == null || state.algorithm() != limit.algorithm()) {
+            state = cache.asMap().compute(key, (k, existing) ->
+                    existing != null && existing.algorithm() == limit.algorithm() ? existing : LimitState.create(limit, now));
+        }
+        long idle = limit.window().toNanos();
+        if (state.idleNanos != idle) {
+            state.idleNanos = idle;
+        }
+        return state;
+    }
+
+    private Cache<String, LimitState> newCache() {
+        return Caffeine.newBuilder()
+                .maximumSize(maxKeysPerCounter)
+                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
+                .executor(Runnable::run)
+                .expireAfter(new IdleExpiry())
+                .build();
+    }
+
+    /** Expires a state a full window after its last use. */
+    private static final class IdleExpiry implements Expiry<String, LimitState> {
+        @Override
+        public long expireAfterCreate(String key, LimitState state, long currentTime) {
+            return state.idleNanos;
+        }
+
+        @Override
+        public long expireAfterUpdate(String key, LimitState state, long currentTime, long currentDuration) {
+            return state.idleNanos;
+        }
+
+        @Override
+        public long expireAfterRead(String key, LimitState state, long currentTime, long currentDuration) {
+            return state.idleNanos;
+        }
+    }
+}
