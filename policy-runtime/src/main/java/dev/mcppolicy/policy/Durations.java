@@ -2,7 +2,10 @@ package dev.mcppolicy.policy;
 
 import java.time.Duration;
 
-/** Formats durations the way policy files write them ({@code 30s}, {@code 5m}, {@code 1h}, {@code 1d}). */
+/**
+ * Durations the way policy files write them: {@code second|minute|hour|day}, a number of seconds
+ * ({@code 60}), or {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d}.
+ */
 public final class Durations {
     private Durations() {
     }
@@ -22,5 +25,35 @@ public final class Durations {
             return seconds / 60 + "m";
         }
         return seconds + "s";
+    }
+
+    /** The duration {@code text} names, or {@code null} when it names none (or zero). */
+    public static Duration parse(String text) {
+        switch (text) {
+            case "second": return Duration.ofSeconds(1);
+            case "minute": return Duration.ofMinutes(1);
+            case "hour": return Duration.ofHours(1);
+            case "day": return Duration.ofDays(1);
+            default: break;
+        }
+        if (text.isEmpty() || text.length() > 12) {
+            return null;
+        }
+        char unit = text.charAt(text.length() - 1);
+        String digits = Character.isDigit(unit) ? text : text.substring(0, text.length() - 1);
+        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return null;
+        }
+        long amount = Long.parseLong(digits);
+        if (amount < 1) {
+            return null;
+        }
+        switch (unit) {
+            case 's': return Duration.ofSeconds(amount);
+            case 'm': return Duration.ofMinutes(amount);
+            case 'h': return Duration.ofHours(amount);
+            case 'd': return Duration.ofDays(amount);
+            default: return Character.isDigit(unit) ? Duration.ofSeconds(amount) : null;
+        }
     }
 }

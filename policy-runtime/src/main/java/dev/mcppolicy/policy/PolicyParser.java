@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -52,6 +53,7 @@ public final class PolicyParser {
         Node root = reader.read(text, syntax);
         Policy policy = root == null ? null : new PolicyBinder(errors).bind(root, CanonicalJson.sha256Hex(bytes));
         if (!errors.isEmpty() || policy == null) {
+            errors.sort(Comparator.comparingInt(PolicyError::line).thenComparingInt(PolicyError::column));
             throw new PolicyException(sourceName, errors);
         }
         return policy;

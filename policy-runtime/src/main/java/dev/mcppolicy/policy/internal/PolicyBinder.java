@@ -8,6 +8,7 @@ import dev.mcppolicy.policy.Action;
 import dev.mcppolicy.policy.Algorithm;
 import dev.mcppolicy.policy.Approval;
 import dev.mcppolicy.policy.Condition;
+import dev.mcppolicy.policy.Durations;
 import dev.mcppolicy.policy.Glob;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Mode;
@@ -462,7 +463,7 @@ public final class PolicyBinder {
     private Duration duration(Node node, String at) {
         Duration parsed = null;
         if (node.is(Node.Kind.STRING)) {
-            parsed = Windows.parse(node.text());
+            parsed = Durations.parse(node.text());
         } else if (node.is(Node.Kind.NUMBER) && JsonValues.isIntegral(node.number())
                 && JsonValues.compareNumbers(node.number(), 1) >= 0) {
             parsed = Duration.ofSeconds(node.number().longValue());

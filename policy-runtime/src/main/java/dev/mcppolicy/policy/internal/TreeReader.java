@@ -60,12 +60,17 @@ public final class TreeReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             errors.add(new PolicyError("", at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
-                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + e.getOriginalMessage()));
+                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + withoutSource(e.getOriginalMessage())));
             return null;
         } catch (IOException e) {
             errors.add(new PolicyError("", 0, 0, "cannot read the document: " + e.getMessage()));
             return null;
         }
+    }
+
+    /** Jackson names the source in its messages ("[Source: REDACTED ...; line: 1, column: 45]"); keep only the position. */
+    private static String withoutSource(String message) {
+        return message.replaceAll("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
     }
 
     private Node readValue(JsonParser parser, String pointer) throws IOException {

@@ -1,0 +1,149 @@
+package dev.mcppolicy.cli;
+
+import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.policy.PolicyError;
+import dev.mcppolicy.policy.PolicyException;
+import dev.mcppolicy.policy.PolicyParser;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The policy command line (SPEC §9): {@code check}, {@code explain} and {@code test}. The agent jar
+ * exposes it as {@code java -jar mcp-policy-agent.jar <command>}.
+ *
+ * <p>Exit codes: {@code check} 0 or 1; {@code explain} 0; {@code test} the number of failed cases
+ * (at most 125); 2 for a usage error or an unreadable input.
+ */
+public final class PolicyCli {
+    static final int USAGE = 2;
+
+    private static final String HELP = String.join(System.lineSeparator(),
+            "usage: java -jar mcp-policy-agent.jar <command> ...",
+            "  check POLICY                      validate a policy file; exit 1 with every error",
+            "  explain POLICY --tool T [--args JSON] [--client C] [--session S] [--server S]",
+            "                                    decide one call and say which rule decided it",
+            "  test POLICY CASES                 run table-driven policy tests; exit code = failures");
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    PolicyCli(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command and returns its exit code; never calls {@code System.exit}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return new PolicyCli(out, err).dispatch(args);
+    }
+
+    private int dispatch(String[] args) {
+        if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
+            (args.length == 0 ? err : out).println(HELP);
+            return args.length == 0 ? USAGE : 0;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        try {
+            switch (args[0]) {
+                case "check": return check(rest);
+                case "explain": return explain(rest);
+                case "test": return new CaseRunner(out, err).run(rest);
+                default:
+                    err.println("unknown command '" + args[0] + "'");
+                    err.println(HELP);
+                    return USAGE;
+            }
+        } catch (UsageException e) {
+            err.println(e.getMessage());
+            err.println(HELP);
+            return USAGE;
+        }
+    }
+
+    private int check(String[] args) {
+        if (args.length != 1) {
+            throw new UsageException("check takes exactly one argument: the policy file");
+        }
+        try {
+            Policy policy = PolicyParser.parse(Path.of(args[0]));
+            int servers = policy.servers().size();
+            out.println(args[0] + ": OK (" + policy.tools().size() + " tool rules"
+                    + (servers > 0 ? ", " + servers + " server sections" : "")
+                    + ", default " + policy.defaultAction().word() + ", mode " + policy.mode().word()
+                    + ", sha256 " + policy.sha256() + ")");
+            return 0;
+        } catch (PolicyException e) {
+            printErrors(e, out);
+            return 1;
+        }
+    }
+
+    private int explain(String[] args) {
+        Options options = Options.parse(args, List.of("--tool", "--args", "--client", "--session", "--server"));
+        if (options.positional().size() != 1) {
+            throw new UsageException("explain takes one policy file");
+        }
+        String tool = options.require("--tool");
+        Map<String, Object> arguments = options.has("--args") ? Json.object(options.get("--args"), "--args") : Map.of();
+        Policy policy = load(options.positional().get(0));
+        if (policy == null) {
+            return USAGE;
+        }
+        String server = options.get("--server");
+        ToolCall call = new ToolCall(server == null ? Side.SERVER : Side.CLIENT, server, tool, arguments,
+                options.get("--session"), options.get("--client"), null);
+        Decision decision = PolicyEngine.of(policy, Clock.systemUTC()).decide(call);
+        out.println("decision: " + decision.effect() + (decision.isMonitored() ? " (monitor mode; would be " + decision.wouldBe() + ")" : ""));
+        out.println("rule:     " + decision.rule());
+        if (decision.reason() != null) {
+            out.println("reason:   " + decision.reason());
+        }
+        if (decision.retryAfterSeconds() > 0) {
+            out.println("retry:    after " + decision.retryAfterSeconds() + "s");
+        }
+        if (decision.wouldBe() == Effect.DENY) {
+            out.println("caller:   " + decision.callerMessage(tool));
+        }
+        return 0;
+    }
+
+    /** The parsed policy, or {@code null} after printing why it cannot be used. */
+    Policy load(String file) {
+        try {
+            return PolicyParser.parse(Path.of(file));
+        } catch (PolicyException e) {
+            printErrors(e, err);
+            return null;
+        }
+    }
+
+    static void printErrors(PolicyException e, PrintStream to) {
+        to.println(e.source() + ": " + e.errors().size() + (e.errors().size() == 1 ? " error" : " errors"));
+        for (PolicyError error : e.errors()) {
+            String position = error.line() > 0 ? e.source() + ":" + error.line() + ":" + error.column() + ": " : e.source() + ": ";
+            to.println("  " + position + (error.pointer().isEmpty() ? "" : error.pointer() + ": ") + error.message());
+        }
+    }
+
+    /** A command line that cannot be run: reported with the usage text, exit 2. */
+    static final class UsageException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}
