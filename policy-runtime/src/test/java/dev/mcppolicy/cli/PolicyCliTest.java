@@ -1,0 +1,182 @@
+package dev.mcppolicy.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PolicyCliTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return PolicyCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path write(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    private Path specExample() throws IOException {
+        try (var in = getClass().getResourceAsStream("/policies/spec-example.json")) {
+            return Files.write(dir.resolve("mcp-policy.json"), in.readAllBytes());
+        }
+    }
+
+    @Test
+    void checkAcceptsAValidPolicy() throws IOException {
+        Path policy = specExample();
+        assertThat(run("check", policy.toString())).isZero();
+        assertThat(out()).startsWith(policy + ": OK (4 tool rules, 1 server sections, default deny, mode enforce, sha256 ");
+    }
+
+    @Test
+    void checkListsEveryErrorWithItsPositionAndExitsOne() throws IOException {
+        Path policy = write("bad.yaml", """
+                version: "1"
+                default: maybe
+                tools:
+                  t: {limits: [{window: fortnight, max: 0}]}
+                """);
+        assertThat(run("check", policy.toString())).isEqualTo(1);
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                policy + ": 3 errors",
+                "  " + policy + ":2:10: /default: expected one of allow|deny, got the string \"maybe\"",
+                "  " + policy + ":4:25: /tools/t/limits/0/window: expected second|minute|hour|day, a whole number of seconds (60),"
+                        + " or a duration like 30s, 5m, 1h, 1d; got the string \"fortnight\"",
+                "  " + policy + ":4:41: /tools/t/limits/0/max: expected a whole number of calls, at least 1, got the number 0",
+                ""));
+    }
+
+    @Test
+    void checkReportsAMissingFile() {
+        assertThat(run("check", dir.resolve("nope.json").toString())).isEqualTo(1);
+        assertThat(out()).contains("nope.json: 1 error").contains("file not found");
+    }
+
+    @Test
+    void explainPrintsDecisionRuleAndReason() throws IOException {
+        Path policy = specExample();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--args", "{\"command\":\"ls -la && rm -rf /\"}",
+                "--client", "alice")).isZero();
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "decision: DENY",
+                "rule:     /tools/run_command/deny_if/0",
+                "reason:   run_command is limited to read-only commands",
+                "caller:   Policy denied tool 'run_command': run_command is limited to read-only commands"
+                        + " [rule /tools/run_command/deny_if/0]",
+                ""));
+    }
+
+    @Test
+    void explainUsesServerSectionsWithServer() throws IOException {
+        Path policy = specExample();
+        assertThat(run("explain", policy.toString(), "--tool", "get_issue", "--server", "github")).isZero();
+        assertThat(out()).startsWith("decision: ALLOW" + System.lineSeparator() + "rule:     /servers/github/tools/get_issue");
+    }
+
+    @Test
+    void explainRejectsBadArguments() throws IOException {
+        Path policy = specExample();
+        assertThat(run("explain", policy.toString(), "--tool", "x", "--args", "[1]")).isEqualTo(2);
+        assertThat(err()).startsWith("--args must be a JSON object, got an array");
+        assertThat(run("explain", policy.toString())).isEqualTo(2);
+        assertThat(err()).contains("missing required option --tool");
+        assertThat(run("explain", policy.toString(), "--tool", "x", "--colour", "red")).isEqualTo(2);
+        assertThat(err()).contains("unknown option --colour");
+    }
+
+    @Test
+    void testRunsCasesAndSequencesOnAVirtualClock() throws IOException {
+        Path policy = specExample();
+        Path cases = write("cases.yaml", """
+                cases:
+                  - name: ls is allowed
+                    tool: run_command
+                    args: {command: ls -la}
+                    expect: ALLOW
+                  - name: rm -rf is denied by deny_if
+                    tool: run_command
+                    args: {command: "ls && rm -rf /"}
+                    expect: {decision: DENY, rule: /tools/run_command/deny_if/0}
+                  - name: ten per minute per client
+                    tool: run_command
+                    client: alice
+                    args: {command: ls}
+                    steps:
+                      - {repeat: 10, expect: ALLOW}
+                      - {expect: {decision: DENY, rule: /tools/run_command/limits/0, retry_after: 60}}
+                      - {client: bob, expect: ALLOW}
+                      - {at: 59s, expect: DENY}
+                      - {at: 60s, expect: ALLOW}
+                """);
+        assertThat(run("test", policy.toString(), cases.toString())).isZero();
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "PASS ls is allowed",
+                "PASS rm -rf is denied by deny_if",
+                "PASS ten per minute per client",
+                "3 cases, 0 failed",
+                ""));
+    }
+
+    @Test
+    void testExplainsEachFailureAndExitsWithTheFailureCount() throws IOException {
+        Path policy = specExample();
+        Path cases = write("cases.json", """
+                [
+                  {"name": "wrong decision", "tool": "delete_file", "expect": "ALLOW"},
+                  {"name": "wrong rule", "tool": "send_email", "expect": {"decision": "DENY", "rule": "/tools/send_email"}},
+                  {"name": "burst", "tool": "run_command", "args": {"command": "ls"}, "client": "c",
+                   "steps": [{"repeat": 12, "expect": "ALLOW"}]},
+                  {"name": "fine", "tool": "read_file", "expect": "ALLOW"}
+                ]
+                """);
+        assertThat(run("test", policy.toString(), cases.toString())).isEqualTo(3);
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "FAIL wrong decision",
+                "     expected ALLOW, got DENY by /tools/delete_* reason \"destructive tools are disabled\"",
+                "FAIL wrong rule",
+                "     expected DENY by /tools/send_email, got DENY by (default) reason \"no policy rule allows this tool (default: deny)\"",
+                "FAIL burst",
+                "     step 0 (call 11 of 12) at +0s: expected ALLOW, got DENY by /tools/run_command/limits/0 reason"
+                        + " \"rate limit exceeded: counter 'run_command_rate' allows 10 per 1m, scope client\" retry after 60s",
+                "PASS fine",
+                "4 cases, 3 failed",
+                ""));
+    }
+
+    @Test
+    void testRejectsAMalformedCasesFile() throws IOException {
+        Path policy = specExample();
+        Path cases = write("cases.yaml", """
+                cases:
+                  - {tool: x, expect: MAYBE}
+                """);
+        assertThat(run("test", policy.toString(), cases.toString())).isEqualTo(2);
+        assertThat(err()).contains("/cases/0/expect: expected ALLOW, DENY or REQUIRE_APPROVAL");
+    }
+
+    @Test
+    void unknownCommandPrintsUsage() {
+        assertThat(run("frobnicate")).isEqualTo(2);
+        assertThat(err()).contains("unknown command 'frobnicate'").contains("usage:");
+        assertThat(run()).isEqualTo(2);
+    }
+}
