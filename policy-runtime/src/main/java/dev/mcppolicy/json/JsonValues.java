@@ -65,6 +65,9 @@ public final class JsonValues {
         if (a == null || b == null) {
             return false;
         }
+        if (a instanceof String) {
+            return a.equals(b);
+        }
         if (a instanceof Number && b instanceof Number) {
             return compareNumbers((Number) a, (Number) b) == 0;
         }

@@ -10,18 +10,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Rate-limit state in this JVM: per counter, a bounded Caffeine cache from scope key to state. An
- * idle key expires once a full window has passed since its last use; by then every algorithm has
- * room for a full burst again, so expiry never changes a decision. The cache runs on the engine's
- * clock and does its maintenance on the calling thread (no background threads in the host).
+ * Rate-limit state in this JVM. A {@code global} counter has one state, held directly. A
+ * {@code session} or {@code client} counter has a bounded Caffeine cache from scope key to state: an
+ * idle key expires once a full window has passed since its last use, when every algorithm has room for
+ * a full burst again, so expiry never changes a decision. The caches run on the engine's clock and do
+ * their maintenance on the calling thread (no background threads in the host).
  */
 final class InMemoryRateLimitStore implements RateLimitStore {
-    /** The key of {@code global} limits, and of a scope whose identity the call does not carry. */
-    static final String GLOBAL_KEY = "";
+    /** The key of a call that carries no identity for a {@code session} or {@code client} limit: one shared bucket. */
+    static final String ANONYMOUS_KEY = "";
 
     private final Clock clock;
     private final long maxKeysPerCounter;
-    private final ConcurrentHashMap<String, Cache<String, LimitState>> counters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
 
     InMemoryRateLimitStore(Clock clock, long maxKeysPerCounter) {
         this.clock = clock;
@@ -69,25 +70,59 @@ final class InMemoryRateLimitStore implements RateLimitStore {
     }
 
     private static String key(Limit limit, String sessionId, String clientId) {
-        String key = limit.scope() == Scope.SESSION ? sessionId : limit.scope() == Scope.CLIENT ? clientId : GLOBAL_KEY;
-        return key == null ? GLOBAL_KEY : key;
+        String key = limit.scope() == Scope.SESSION ? sessionId : limit.scope() == Scope.CLIENT ? clientId : ANONYMOUS_KEY;
+        return key == null ? ANONYMOUS_KEY : key;
     }
 
     private LimitState state(Limit limit, String key, long now) {
-        Cache<String, LimitState> cache = counters.get(limit.counter());
-        if (cache == null) {
-            cache = counters.computeIfAbsent(limit.counter(), counter -> newCache());
+        Counter counter = counters.get(limit.counter());
+        if (counter == null) {
+            counter = counters.computeIfAbsent(limit.counter(), name -> new Counter());
         }
-        LimitState state = cache.getIfPresent(key);
-        if (state == null || state.algorithm() != limit.algorithm()) {
-            state = cache.asMap().compute(key, (k, existing) ->
-                    existing != null && existing.algorithm() == limit.algorithm() ? existing : LimitState.create(limit, now));
+        return limit.scope() == Scope.GLOBAL ? counter.global(limit, now) : counter.keyed(limit, key, now);
+    }
+
+    /** The states of one counter name. */
+    private final class Counter {
+        private volatile LimitState global;
+        private volatile Cache<String, LimitState> keyed;
+
+        LimitState global(Limit limit, long now) {
+            LimitState state = global;
+            if (state == null || state.algorithm() != limit.algorithm()) {
+                synchronized (this) {
+                    state = global;
+                    if (state == null || state.algorithm() != limit.algorithm()) {
+                        state = LimitState.create(limit, now);
+                        global = state;
+                    }
+                }
+            }
+            return state;
         }
-        long idle = limit.window().toNanos();
-        if (state.idleNanos != idle) {
-            state.idleNanos = idle;
+
+        LimitState keyed(Limit limit, String key, long now) {
+            Cache<String, LimitState> cache = keyed;
+            if (cache == null) {
+                synchronized (this) {
+                    cache = keyed;
+                    if (cache == null) {
+                        cache = newCache();
+                        keyed = cache;
+                    }
+                }
+            }
+            LimitState state = cache.getIfPresent(key);
+            if (state == null || state.algorithm() != limit.algorithm()) {
+                state = cache.asMap().compute(key, (k, existing) ->
+                        existing != null && existing.algorithm() == limit.algorithm() ? existing : LimitState.create(limit, now));
+            }
+            long idle = limit.window().toNanos();
+            if (state.idleNanos != idle) {
+                state.idleNanos = idle;
+            }
+            return state;
         }
-        return state;
     }
 
     private Cache<String, LimitState> newCache() {
