@@ -45,7 +45,9 @@ public final class TreeReader {
 
     /** The document's root, or {@code null} with an error recorded when the text is not well-formed. */
     public Node read(String text, Format format) {
-        try (JsonParser parser = (format == Format.JSON ? JSON : YAML).createParser(text)) {
+        // Jackson skips a byte-order mark only in byte input; editors on Windows still write one.
+        String document = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        try (JsonParser parser = (format == Format.JSON ? JSON : YAML).createParser(document)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 errors.add(new PolicyError("", 1, 1, "the document is empty; expected an object"));
