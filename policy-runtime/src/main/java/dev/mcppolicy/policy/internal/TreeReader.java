@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Reads JSON or YAML text into {@link Node}s, keeping positions and reporting duplicate keys (which
@@ -43,7 +44,10 @@ public final class TreeReader {
         return Format.JSON;
     }
 
-    /** The document's root, or {@code null} with an error recorded when the text is not well-formed. */
+    /**
+     * The document's root, or {@code null} with an error recorded when the text is not well-formed. A
+     * second document after the first (JSON text, or YAML after {@code ---}) is an error, never ignored.
+     */
     public Node read(String text, Format format) {
         // Jackson skips a byte-order mark only in byte input; editors on Windows still write one.
         String document = text.startsWith("\uFEFF") ? text.substring(1) : text;
@@ -54,7 +58,7 @@ public final class TreeReader {
                 return null;
             }
             Node root = readValue(parser, "");
-            if (format == Format.JSON && parser.nextToken() != null) {
+            if (parser.nextToken() != null) {
                 JsonLocation at = parser.currentTokenLocation();
                 errors.add(new PolicyError("", at.getLineNr(), at.getColumnNr(), "unexpected content after the end of the document"));
             }
@@ -62,7 +66,7 @@ public final class TreeReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             errors.add(new PolicyError("", at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
-                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + withoutSource(e.getOriginalMessage())));
+                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + oneLine(withoutSource(e.getOriginalMessage()))));
             return null;
         } catch (IOException e) {
             errors.add(new PolicyError("", 0, 0, "cannot read the document: " + e.getMessage()));
@@ -73,6 +77,16 @@ public final class TreeReader {
     /** Jackson names the source in its messages ("[Source: REDACTED ...; line: 1, column: 45]"); keep only the position. */
     private static String withoutSource(String message) {
         return message.replaceAll("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
+    }
+
+    /**
+     * SnakeYAML explains over several lines, quoting the source under each position; the error already
+     * has the position, so keep only the unindented lines that say what is wrong.
+     */
+    private static String oneLine(String message) {
+        return message.lines()
+                .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                .collect(Collectors.joining("; "));
     }
 
     private Node readValue(JsonParser parser, String pointer) throws IOException {
