@@ -148,6 +148,8 @@ public final class JsonValues {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             return null;
         }
-        return new BigDecimal(d);
+        // A fraction stands for the shortest decimal that reads back as it, as JSON text wrote it: 0.1 is
+        // BigDecimal("0.1"), not 0.1000000000000000055...; whole numbers are exact either way.
+        return d == Math.rint(d) ? new BigDecimal(d) : new BigDecimal(Double.toString(d));
     }
 }
