@@ -87,25 +87,19 @@ public final class CanonicalJson {
         out.append('"');
     }
 
+    /**
+     * Numbers equal by value ({@link JsonValues#jsonEquals}) write the same text whatever their Java type:
+     * whole numbers below 1e21 in plain digits, others in the shortest exact form.
+     */
     private static void number(Number number, StringBuilder out) {
-        if (number instanceof Double || number instanceof Float) {
-            double d = number.doubleValue();
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                out.append("null");
-                return;
-            }
-            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                out.append((long) d);
-                return;
-            }
-            out.append(new BigDecimal(Double.toString(d)).stripTrailingZeros().toString());
-        } else if (number instanceof BigDecimal) {
-            BigDecimal decimal = ((BigDecimal) number).stripTrailingZeros();
-            out.append(decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 19
-                    ? decimal.toBigInteger().toString() : decimal.toString());
-        } else {
-            out.append(number.toString());
+        BigDecimal decimal = JsonValues.toBigDecimal(number);
+        if (decimal == null) {
+            out.append("null");
+            return;
         }
+        decimal = decimal.stripTrailingZeros();
+        out.append(decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 21
+                ? decimal.toBigInteger().toString() : decimal.toString());
     }
 
     private static void object(Map<?, ?> map, StringBuilder out) {
