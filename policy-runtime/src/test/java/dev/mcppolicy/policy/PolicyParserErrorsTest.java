@@ -61,7 +61,7 @@ class PolicyParserErrorsTest {
                         + "limits sharing a counter must agree on window, max, scope and algorithm"),
                 new PolicyError("/tools/run_command/limits/1/window", 13, 29, WINDOW + "the string \"fortnight\""),
                 new PolicyError("/tools/run_command/limits/1/max", 13, 49,
-                        "expected a whole number of calls, at least 1, got the number 0"),
+                        "expected a whole number of calls from 1 to 2147483647, got the number 0"),
                 new PolicyError("/tools/run_command/approval", 14, 19,
                         "'approval' only applies to a rule whose action is require_approval"),
                 new PolicyError("/tools/delete_?", 17, 17, "glob 'delete_?' ties with glob 'delete_*': both have the "
@@ -226,10 +226,27 @@ class PolicyParserErrorsTest {
     // --- max ---
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "-1", "1.5", "\"10\"", "null", "2147483648", "1e300", "18446744073709551616"})
-    void rejectsAMaxThatIsNotAWholeNumberOfAtLeastOne(String max) {
+    @CsvSource(delimiter = '|', value = {
+        "0                    | the number 0",
+        "-1                   | the number -1",
+        "1.5                  | the number 1.5",
+        "\"10\"               | the string \"10\"",
+        "null                 | null",
+        "2147483648           | the number 2147483648",
+        "1e300                | the number 1.0E300",
+        "18446744073709551616 | the number 18446744073709551616",
+    })
+    void rejectsAMaxThatIsNotAWholeNumberOfCallsInRange(String max, String got) {
         assertThat(only("{\"version\": \"1\", \"tools\": {\"t\": {\"limits\": [{\"window\": 60, \"max\": " + max + "}]}}}"))
-                .startsWith("/tools/t/limits/0/max (line 1, column 67): expected a whole number of calls, at least 1, got ");
+                .isEqualTo("/tools/t/limits/0/max (line 1, column 67): expected a whole number of calls from 1 to 2147483647, got "
+                        + got);
+    }
+
+    @Test
+    void acceptsTheLargestMax() throws Exception {
+        Policy policy = parse("{\"version\": \"1\", \"all_tools\": {\"limits\": [{\"window\": 60, \"max\": 2147483647}]}}");
+
+        assertThat(policy.allToolsLimits().get(0).max()).isEqualTo(Integer.MAX_VALUE);
     }
 
     @Test
@@ -472,6 +489,19 @@ class PolicyParserErrorsTest {
         assertThat(onlyYaml("version: \"1\"\ntools:\n  t:\n    action: deny\n   reason: x\n")).isEqualTo("(document) "
                 + "(line 5, column 4): malformed YAML: while parsing a block mapping; expected <block end>, but found "
                 + "'<block mapping start>'");
+    }
+
+    @Test
+    void rejectsAYamlAliasInsteadOfReadingItsName() {
+        assertThat(errorsOf("""
+                version: "1"
+                tools:
+                  t:
+                    deny_if:
+                      - {path: command, op: contains, value: &danger "rm -rf"}
+                      - {path: script, op: contains, value: *danger}
+                """, PolicyParser.Format.YAML)).containsExactly("/tools/t/deny_if/1/value (line 6, column 45): "
+                + "YAML aliases (*danger) are not supported; write the value out");
     }
 
     @Test

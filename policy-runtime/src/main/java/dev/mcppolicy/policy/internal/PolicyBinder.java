@@ -422,7 +422,7 @@ public final class PolicyBinder {
         } else if (!maxNode.is(Node.Kind.NUMBER) || !JsonValues.isIntegral(maxNode.number())
                 || JsonValues.compareNumbers(maxNode.number(), 1) < 0
                 || JsonValues.compareNumbers(maxNode.number(), Integer.MAX_VALUE) > 0) {
-            error(at + "/max", maxNode, "expected a whole number of calls, at least 1, got " + maxNode.describe());
+            error(at + "/max", maxNode, "expected a whole number of calls from 1 to 2147483647, got " + maxNode.describe());
         } else {
             max = maxNode.number().longValue();
         }

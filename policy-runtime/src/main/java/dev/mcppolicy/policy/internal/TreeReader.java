@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.mcppolicy.json.JsonPointers;
 import dev.mcppolicy.policy.PolicyError;
 import java.io.IOException;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * Reads JSON or YAML text into {@link Node}s, keeping positions and reporting duplicate keys (which
- * Jackson's tree model would silently collapse) as errors instead of failing on the first.
+ * Jackson's tree model would silently collapse) and YAML aliases as errors instead of failing on the first.
  */
 public final class TreeReader {
     public enum Format { JSON, YAML }
@@ -94,6 +95,12 @@ public final class TreeReader {
         int line = at.getLineNr();
         int column = at.getColumnNr();
         JsonToken token = parser.currentToken();
+        if (parser instanceof YAMLParser && ((YAMLParser) parser).isCurrentAlias()) {
+            // Jackson's streaming parser hands an alias over as its name, a plain string that a policy would misread.
+            errors.add(new PolicyError(pointer, line, column,
+                    "YAML aliases (*" + parser.getText() + ") are not supported; write the value out"));
+            return Node.scalar(Node.Kind.NULL, null, line, column);
+        }
         switch (token) {
             case START_OBJECT: {
                 Map<String, Node> fields = new LinkedHashMap<>();
