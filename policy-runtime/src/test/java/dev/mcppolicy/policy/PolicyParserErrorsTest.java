@@ -492,6 +492,30 @@ class PolicyParserErrorsTest {
     }
 
     @Test
+    void reportsYamlErrorsWithTheirYamlPositions() {
+        assertThat(errorsOf("""
+                version: "1"
+                tools:
+                  run_command:
+                    acton: allow
+                    limits:
+                      - counter: c
+                        window: 5 minutes
+                        max: 0
+                """, PolicyParser.Format.YAML)).containsExactly(
+                "/tools/run_command/acton (line 4, column 12): unknown key 'acton' (did you mean 'action'?); " + RULE_KEYS,
+                "/tools/run_command/limits/0/window (line 7, column 17): " + WINDOW + "the string \"5 minutes\"",
+                "/tools/run_command/limits/0/max (line 8, column 14): expected a whole number of calls from 1 to 2147483647, "
+                        + "got the number 0");
+    }
+
+    @Test
+    void sniffsABraceAsJsonSoAFlowStyleYamlFileNeedsItsExtension() {
+        assertThat(errorsOf("{version: '1'}", null)).containsExactly("(document) (line 1, column 2): malformed JSON: "
+                + "Unexpected character ('v' (code 118)): was expecting double-quote to start field name");
+    }
+
+    @Test
     void rejectsAYamlAliasInsteadOfReadingItsName() {
         assertThat(errorsOf("""
                 version: "1"
