@@ -77,14 +77,26 @@ public final class CanonicalJson {
                 case '\b': out.append("\\b"); break;
                 case '\f': out.append("\\f"); break;
                 default:
-                    if (c < 0x20) {
-                        out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                    if (c < 0x20 || Character.isSurrogate(c) && !isPaired(text, i)) {
+                        out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xF])
+                                .append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
                     } else {
                         out.append(c);
                     }
             }
         }
         out.append('"');
+    }
+
+    /**
+     * Whether the surrogate at {@code i} is half of a pair. A lone one has no UTF-8 form: left raw, it
+     * would hash as '?' and collide with a real '?', so it is escaped instead.
+     */
+    private static boolean isPaired(String text, int i) {
+        char c = text.charAt(i);
+        return Character.isHighSurrogate(c)
+                ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                : i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
     }
 
     /**

@@ -96,6 +96,13 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void escapesLoneSurrogatesSoTheyCannotHashLikeAQuestionMark() {
+        assertThat(CanonicalJson.write("a\uD800b")).isEqualTo("\"a\\ud800b\"");
+        assertThat(CanonicalJson.write("\uDC00\uD83D\uDE00\uD83D")).isEqualTo("\"\\udc00\uD83D\uDE00\\ud83d\"");
+        assertThat(CanonicalJson.sha256(Map.of("cmd", "rm \uD800"))).isNotEqualTo(CanonicalJson.sha256(Map.of("cmd", "rm ?")));
+    }
+
+    @Test
     void quotesIntoAnExistingBuilder() {
         StringBuilder out = new StringBuilder("reason=");
 
