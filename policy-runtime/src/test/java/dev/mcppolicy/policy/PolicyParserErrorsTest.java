@@ -3,6 +3,7 @@ package dev.mcppolicy.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -351,7 +352,7 @@ class PolicyParserErrorsTest {
                 + "\"u\": {\"action\": \"require_approval\", \"approval\": {}}}}");
 
         assertThat(policy.tools().get("t").approval()).isEqualTo(Approval.DEFAULT);
-        assertThat(policy.tools().get("u").approval()).isEqualTo(new Approval(java.time.Duration.ofMinutes(5)));
+        assertThat(policy.tools().get("u").approval()).isEqualTo(new Approval(Duration.ofMinutes(5)));
     }
 
     // --- regexes ---

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -165,7 +166,7 @@ class PolicyParserTest {
                 new Limit("/tools/t/limits/1", Duration.ofDays(1), 1, Scope.CLIENT, Algorithm.FIXED));
         assertThat(rule.require()).containsExactly(
                 new Condition("args.a.0.b", Op.EXISTS, true),
-                new Condition("n", Op.IN, java.util.Arrays.asList(1, "x", null)));
+                new Condition("n", Op.IN, Arrays.asList(1, "x", null)));
         assertThat(rule.denyIf()).containsExactly(new Condition("n", Op.EXISTS, false));
         assertThat(policy.tools().get("u")).isEqualTo(ToolRule.allow("u"));
         assertThat(policy.servers().get("s")).isEqualTo(new ServerPolicy(null, List.of("x*"), Map.of()));
