@@ -34,8 +34,13 @@ public final class ArgumentCondition {
         this.value = source.value();
         this.values = value instanceof List ? (List<?>) value : List.of();
         this.pattern = op == Op.REGEX ? Pattern.compile((String) value) : null;
-        this.maxLength = op == Op.MAX_LENGTH ? ((Number) value).longValue() : -1;
+        this.maxLength = op == Op.MAX_LENGTH ? lengthLimit((Number) value) : -1;
         this.valueLengthCap = valueLengthCap;
+    }
+
+    /** A limit beyond any length a value can have is no limit; {@code longValue} would keep only its low bits. */
+    private static long lengthLimit(Number limit) {
+        return JsonValues.compareNumbers(limit, Long.MAX_VALUE) > 0 ? Long.MAX_VALUE : limit.longValue();
     }
 
     public Condition source() {

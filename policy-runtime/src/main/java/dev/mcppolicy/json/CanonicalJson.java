@@ -77,8 +77,9 @@ public final class CanonicalJson {
                 case '\b': out.append("\\b"); break;
                 case '\f': out.append("\\f"); break;
                 default:
-                    if (c < 0x20) {
-                        out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                    if (c < 0x20 || Character.isSurrogate(c) && !isPaired(text, i)) {
+                        out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xF])
+                                .append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
                     } else {
                         out.append(c);
                     }
@@ -87,25 +88,30 @@ public final class CanonicalJson {
         out.append('"');
     }
 
+    /**
+     * Whether the surrogate at {@code i} is half of a pair. A lone one has no UTF-8 form: left raw, it
+     * would hash as '?' and collide with a real '?', so it is escaped instead.
+     */
+    private static boolean isPaired(String text, int i) {
+        char c = text.charAt(i);
+        return Character.isHighSurrogate(c)
+                ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                : i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
+    }
+
+    /**
+     * Numbers equal by value ({@link JsonValues#jsonEquals}) write the same text whatever their Java type:
+     * whole numbers below 1e21 in plain digits, others in the shortest exact form.
+     */
     private static void number(Number number, StringBuilder out) {
-        if (number instanceof Double || number instanceof Float) {
-            double d = number.doubleValue();
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                out.append("null");
-                return;
-            }
-            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                out.append((long) d);
-                return;
-            }
-            out.append(new BigDecimal(Double.toString(d)).stripTrailingZeros().toString());
-        } else if (number instanceof BigDecimal) {
-            BigDecimal decimal = ((BigDecimal) number).stripTrailingZeros();
-            out.append(decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 19
-                    ? decimal.toBigInteger().toString() : decimal.toString());
-        } else {
-            out.append(number.toString());
+        BigDecimal decimal = JsonValues.toBigDecimal(number);
+        if (decimal == null) {
+            out.append("null");
+            return;
         }
+        decimal = decimal.stripTrailingZeros();
+        out.append(decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 21
+                ? decimal.toBigInteger().toString() : decimal.toString());
     }
 
     private static void object(Map<?, ?> map, StringBuilder out) {

@@ -28,20 +28,23 @@ public final class JsonValues {
             return Long.compare(a.longValue(), b.longValue());
         }
         if (isFloating(a) && isFloating(b)) {
-            double x = a.doubleValue();
-            double y = b.doubleValue();
-            return Double.isNaN(x) || Double.isNaN(y) ? UNORDERED : Integer.signum(Double.compare(x, y));
+            return compareDoubles(a.doubleValue(), b.doubleValue());
         }
         BigDecimal x = toBigDecimal(a);
         BigDecimal y = toBigDecimal(b);
-        if (x == null || y == null) {
-            return compareNonFinite(a.doubleValue(), b.doubleValue());
+        if (x != null && y != null) {
+            return x.compareTo(y);
         }
-        return x.compareTo(y);
+        // NaN or an infinity: an infinity lies beyond every finite number, however large its decimal.
+        return compareDoubles(x == null ? a.doubleValue() : x.signum(), y == null ? b.doubleValue() : y.signum());
     }
 
-    private static int compareNonFinite(double x, double y) {
-        return Double.isNaN(x) || Double.isNaN(y) ? UNORDERED : Integer.signum(Double.compare(x, y));
+    /** As JSON has it, -0.0 equals 0.0 ({@link Double#compare} would order them). */
+    private static int compareDoubles(double x, double y) {
+        if (Double.isNaN(x) || Double.isNaN(y)) {
+            return UNORDERED;
+        }
+        return x < y ? -1 : x > y ? 1 : 0;
     }
 
     /** Whether a number is a whole number (JSON Schema's {@code integer}): {@code 3}, {@code 3.0}, {@code 3E2}. */
@@ -137,7 +140,13 @@ public final class JsonValues {
         return n instanceof Double || n instanceof Float;
     }
 
-    private static BigDecimal toBigDecimal(Number n) {
+    /**
+     * The decimal a number stands for, or {@code null} for NaN and the infinities. Whole doubles below
+     * 1e21 (where JSON writers print every digit) are exact, so {@code 2^60} as a double equals it as a
+     * long; any other double is the shortest decimal that reads back as it, as JSON text wrote it: 0.1 is
+     * {@code BigDecimal("0.1")}, not 0.1000000000000000055...
+     */
+    static BigDecimal toBigDecimal(Number n) {
         if (n instanceof BigDecimal) {
             return (BigDecimal) n;
         }
@@ -151,6 +160,6 @@ public final class JsonValues {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             return null;
         }
-        return new BigDecimal(d);
+        return d == Math.rint(d) && Math.abs(d) < 1e21 ? new BigDecimal(d) : new BigDecimal(Double.toString(d));
     }
 }

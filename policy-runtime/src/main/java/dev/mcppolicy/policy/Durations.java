@@ -7,6 +7,9 @@ import java.time.Duration;
  * ({@code 60}), or {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d}.
  */
 public final class Durations {
+    /** The longest duration a policy may name: rate limiting counts windows in nanoseconds (about 292 years). */
+    public static final Duration MAX = Duration.ofSeconds(Long.MAX_VALUE / 1_000_000_000L);
+
     private Durations() {
     }
 
@@ -27,7 +30,7 @@ public final class Durations {
         return seconds + "s";
     }
 
-    /** The duration {@code text} names, or {@code null} when it names none (or zero). */
+    /** The duration {@code text} names, or {@code null} when it names none (or zero, or more than {@link #MAX}). */
     public static Duration parse(String text) {
         switch (text) {
             case "second": return Duration.ofSeconds(1);
@@ -48,12 +51,14 @@ public final class Durations {
         if (amount < 1) {
             return null;
         }
+        Duration duration;
         switch (unit) {
-            case 's': return Duration.ofSeconds(amount);
-            case 'm': return Duration.ofMinutes(amount);
-            case 'h': return Duration.ofHours(amount);
-            case 'd': return Duration.ofDays(amount);
-            default: return Character.isDigit(unit) ? Duration.ofSeconds(amount) : null;
+            case 's': duration = Duration.ofSeconds(amount); break;
+            case 'm': duration = Duration.ofMinutes(amount); break;
+            case 'h': duration = Duration.ofHours(amount); break;
+            case 'd': duration = Duration.ofDays(amount); break;
+            default: duration = Character.isDigit(unit) ? Duration.ofSeconds(amount) : null;
         }
+        return duration == null || duration.compareTo(MAX) > 0 ? null : duration;
     }
 }

@@ -396,8 +396,11 @@ public final class JsonSchema {
         }
 
         private long count(Object value, String at) {
-            if (value instanceof Number && JsonValues.isIntegral((Number) value) && ((Number) value).longValue() >= 0) {
-                return ((Number) value).longValue();
+            if (value instanceof Number && JsonValues.isIntegral((Number) value)
+                    && JsonValues.compareNumbers((Number) value, 0) >= 0) {
+                // Beyond a long is beyond any count; longValue() would keep only the low bits.
+                Number number = (Number) value;
+                return JsonValues.compareNumbers(number, Long.MAX_VALUE) > 0 ? Long.MAX_VALUE : number.longValue();
             }
             problems.report(at, "expected a non-negative integer");
             return -1;

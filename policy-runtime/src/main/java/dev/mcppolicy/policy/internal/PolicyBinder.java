@@ -19,6 +19,7 @@ import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.policy.ServerPolicy;
 import dev.mcppolicy.policy.ToolRule;
 import dev.mcppolicy.schema.JsonSchema;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -175,12 +176,14 @@ public final class PolicyBinder {
         Map<String, Node> fields = node.fields();
         checkKeys(fields, at, RULE_KEYS);
         Action action = Action.ALLOW;
+        boolean actionKnown = true;
         Node actionNode = fields.get("action");
         if (actionNode != null) {
             String word = word(actionNode, at + "/action", List.of("allow", "deny", "require_approval"));
             if (word != null) {
                 action = word.equals("deny") ? Action.DENY : word.equals("allow") ? Action.ALLOW : Action.REQUIRE_APPROVAL;
             }
+            actionKnown = word != null;
         }
         String reason = null;
         Node reasonNode = fields.get("reason");
@@ -218,7 +221,7 @@ public final class PolicyBinder {
         Node approvalNode = fields.get("approval");
         if (approvalNode != null) {
             approval = approval(approvalNode, at + "/approval");
-            if (action != Action.REQUIRE_APPROVAL) {
+            if (actionKnown && action != Action.REQUIRE_APPROVAL) {
                 error(at + "/approval", approvalNode, "'approval' only applies to a rule whose action is require_approval");
             }
         } else if (action == Action.REQUIRE_APPROVAL) {
@@ -351,7 +354,7 @@ public final class PolicyBinder {
                 break;
             case MAX_LENGTH:
                 if (!valueNode.is(Node.Kind.NUMBER) || !JsonValues.isIntegral(valueNode.number())
-                        || valueNode.number().longValue() < 0) {
+                        || JsonValues.compareNumbers(valueNode.number(), 0) < 0) {
                     error(valueAt, valueNode, "op 'max_length' takes a non-negative integer, got " + valueNode.describe());
                 }
                 break;
@@ -419,7 +422,7 @@ public final class PolicyBinder {
         } else if (!maxNode.is(Node.Kind.NUMBER) || !JsonValues.isIntegral(maxNode.number())
                 || JsonValues.compareNumbers(maxNode.number(), 1) < 0
                 || JsonValues.compareNumbers(maxNode.number(), Integer.MAX_VALUE) > 0) {
-            error(at + "/max", maxNode, "expected a whole number of calls, at least 1, got " + maxNode.describe());
+            error(at + "/max", maxNode, "expected a whole number of calls from 1 to 2147483647, got " + maxNode.describe());
         } else {
             max = maxNode.number().longValue();
         }
@@ -464,9 +467,9 @@ public final class PolicyBinder {
         Duration parsed = null;
         if (node.is(Node.Kind.STRING)) {
             parsed = Durations.parse(node.text());
-        } else if (node.is(Node.Kind.NUMBER) && JsonValues.isIntegral(node.number())
-                && JsonValues.compareNumbers(node.number(), 1) >= 0) {
-            parsed = Duration.ofSeconds(node.number().longValue());
+        } else if (node.is(Node.Kind.NUMBER) && JsonValues.isIntegral(node.number())) {
+            // Through the text form, so that 60 and "60" have the same bounds (a long's low bits are no window).
+            parsed = Durations.parse(new BigDecimal(node.number().toString()).toBigInteger().toString());
         }
         if (parsed == null) {
             error(at, node, "expected second|minute|hour|day, a whole number of seconds (60), or a duration like "

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.mcppolicy.json.JsonPointers;
 import dev.mcppolicy.policy.PolicyError;
 import java.io.IOException;
@@ -14,10 +15,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Reads JSON or YAML text into {@link Node}s, keeping positions and reporting duplicate keys (which
- * Jackson's tree model would silently collapse) as errors instead of failing on the first.
+ * Jackson's tree model would silently collapse) and YAML aliases as errors instead of failing on the first.
  */
 public final class TreeReader {
     public enum Format { JSON, YAML }
@@ -43,16 +45,21 @@ public final class TreeReader {
         return Format.JSON;
     }
 
-    /** The document's root, or {@code null} with an error recorded when the text is not well-formed. */
+    /**
+     * The document's root, or {@code null} with an error recorded when the text is not well-formed. A
+     * second document after the first (JSON text, or YAML after {@code ---}) is an error, never ignored.
+     */
     public Node read(String text, Format format) {
-        try (JsonParser parser = (format == Format.JSON ? JSON : YAML).createParser(text)) {
+        // Jackson skips a byte-order mark only in byte input; editors on Windows still write one.
+        String document = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        try (JsonParser parser = (format == Format.JSON ? JSON : YAML).createParser(document)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 errors.add(new PolicyError("", 1, 1, "the document is empty; expected an object"));
                 return null;
             }
             Node root = readValue(parser, "");
-            if (format == Format.JSON && parser.nextToken() != null) {
+            if (parser.nextToken() != null) {
                 JsonLocation at = parser.currentTokenLocation();
                 errors.add(new PolicyError("", at.getLineNr(), at.getColumnNr(), "unexpected content after the end of the document"));
             }
@@ -60,7 +67,7 @@ public final class TreeReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             errors.add(new PolicyError("", at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
-                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + withoutSource(e.getOriginalMessage())));
+                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + oneLine(withoutSource(e.getOriginalMessage()))));
             return null;
         } catch (IOException e) {
             errors.add(new PolicyError("", 0, 0, "cannot read the document: " + e.getMessage()));
@@ -73,11 +80,27 @@ public final class TreeReader {
         return message.replaceAll("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
     }
 
+    /**
+     * SnakeYAML explains over several lines, quoting the source under each position; the error already
+     * has the position, so keep only the unindented lines that say what is wrong.
+     */
+    private static String oneLine(String message) {
+        return message.lines()
+                .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                .collect(Collectors.joining("; "));
+    }
+
     private Node readValue(JsonParser parser, String pointer) throws IOException {
         JsonLocation at = parser.currentTokenLocation();
         int line = at.getLineNr();
         int column = at.getColumnNr();
         JsonToken token = parser.currentToken();
+        if (parser instanceof YAMLParser && ((YAMLParser) parser).isCurrentAlias()) {
+            // Jackson's streaming parser hands an alias over as its name, a plain string that a policy would misread.
+            errors.add(new PolicyError(pointer, line, column,
+                    "YAML aliases (*" + parser.getText() + ") are not supported; write the value out"));
+            return Node.scalar(Node.Kind.NULL, null, line, column);
+        }
         switch (token) {
             case START_OBJECT: {
                 Map<String, Node> fields = new LinkedHashMap<>();

@@ -1,0 +1,109 @@
+package dev.mcppolicy.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class JsonValuesTest {
+
+    @ParameterizedTest
+    @MethodSource("equalNumbers")
+    void numbersOfAnyTypeAreEqualByValueBothWaysRound(Number a, Number b) {
+        assertThat(JsonValues.jsonEquals(a, b)).isTrue();
+        assertThat(JsonValues.jsonEquals(b, a)).isTrue();
+        assertThat(JsonValues.compareNumbers(a, b)).isZero();
+        assertThat(JsonValues.compareNumbers(b, a)).isZero();
+    }
+
+    static Stream<Arguments> equalNumbers() {
+        return Stream.of(
+                Arguments.of(1, 1L), Arguments.of(1, 1.0), Arguments.of(1, 1.0f), Arguments.of(1, new BigDecimal("1.00")),
+                Arguments.of(1, BigInteger.ONE), Arguments.of(1.0, BigInteger.ONE), Arguments.of(1.0, new BigDecimal("1")),
+                Arguments.of(new BigDecimal("1.0"), BigInteger.ONE), Arguments.of((byte) 1, (short) 1),
+                Arguments.of(0.1, new BigDecimal("0.1")), Arguments.of(0.0, -0.0), Arguments.of(0, -0.0),
+                Arguments.of(1L << 60, (double) (1L << 60)), Arguments.of(BigInteger.ONE.shiftLeft(64), 0x1p64),
+                Arguments.of(1e300, new BigDecimal("1e300")), Arguments.of(-2.5, new BigDecimal("-2.500")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("orderedNumbers")
+    void ordersNumbersOfAnyTypeByValue(Number smaller, Number larger) {
+        assertThat(JsonValues.compareNumbers(smaller, larger)).isNegative();
+        assertThat(JsonValues.compareNumbers(larger, smaller)).isPositive();
+        assertThat(JsonValues.jsonEquals(smaller, larger)).isFalse();
+    }
+
+    static Stream<Arguments> orderedNumbers() {
+        return Stream.of(
+                Arguments.of(1, 2L), Arguments.of(1, 1.5), Arguments.of(1.5, 2), Arguments.of(new BigDecimal("0.1"), 0.2),
+                Arguments.of(0.1, new BigDecimal("0.10000000000000001")), Arguments.of(Long.MAX_VALUE, BigInteger.ONE.shiftLeft(63)),
+                Arguments.of(9007199254740992.0, 9007199254740993L), Arguments.of(-1, BigInteger.ZERO),
+                Arguments.of(Double.NEGATIVE_INFINITY, Long.MIN_VALUE), Arguments.of(new BigDecimal("1e400"), Double.POSITIVE_INFINITY),
+                Arguments.of(Float.MAX_VALUE, Double.MAX_VALUE));
+    }
+
+    @Test
+    void nanHasNoOrderAndEqualsNothing() {
+        assertThat(JsonValues.compareNumbers(Double.NaN, 1)).isEqualTo(JsonValues.UNORDERED);
+        assertThat(JsonValues.compareNumbers(1.0, Double.NaN)).isEqualTo(JsonValues.UNORDERED);
+        assertThat(JsonValues.compareNumbers(new BigDecimal("1"), Float.NaN)).isEqualTo(JsonValues.UNORDERED);
+        assertThat(JsonValues.jsonEquals(Double.NaN, Double.NaN)).isFalse();
+    }
+
+    @Test
+    void comparesStructuresElementByElement() {
+        assertThat(JsonValues.jsonEquals(List.of(1, Map.of("a", 2.0)), List.of(1L, Map.of("a", new BigDecimal("2"))))).isTrue();
+        assertThat(JsonValues.jsonEquals(List.of(1, 2), List.of(2, 1))).isFalse();
+        assertThat(JsonValues.jsonEquals(List.of(1), List.of(1, 1))).isFalse();
+        assertThat(JsonValues.jsonEquals(Map.of("a", 1), Map.of("b", 1))).isFalse();
+        assertThat(JsonValues.jsonEquals(Map.of("a", 1), Map.of("a", 1, "b", 2))).isFalse();
+        assertThat(JsonValues.jsonEquals(Arrays.asList((Object) null), Arrays.asList((Object) null))).isTrue();
+    }
+
+    @Test
+    void neverEqualsAcrossJsonTypes() {
+        assertThat(JsonValues.jsonEquals(1, "1")).isFalse();
+        assertThat(JsonValues.jsonEquals(1, true)).isFalse();
+        assertThat(JsonValues.jsonEquals(0, null)).isFalse();
+        assertThat(JsonValues.jsonEquals(null, "")).isFalse();
+        assertThat(JsonValues.jsonEquals(List.of(), Map.of())).isFalse();
+        assertThat(JsonValues.jsonEquals(null, null)).isTrue();
+    }
+
+    @Test
+    void tellsWholeNumbers() {
+        assertThat(JsonValues.isIntegral(3)).isTrue();
+        assertThat(JsonValues.isIntegral(3.0)).isTrue();
+        assertThat(JsonValues.isIntegral(3e2)).isTrue();
+        assertThat(JsonValues.isIntegral(new BigDecimal("3.000"))).isTrue();
+        assertThat(JsonValues.isIntegral(new BigDecimal("0E-10"))).isTrue();
+        assertThat(JsonValues.isIntegral(new BigDecimal("3E+5"))).isTrue();
+        assertThat(JsonValues.isIntegral(BigInteger.TEN.pow(30))).isTrue();
+        assertThat(JsonValues.isIntegral(3.5)).isFalse();
+        assertThat(JsonValues.isIntegral(new BigDecimal("3.001"))).isFalse();
+        assertThat(JsonValues.isIntegral(Double.NaN)).isFalse();
+        assertThat(JsonValues.isIntegral(Double.POSITIVE_INFINITY)).isFalse();
+    }
+
+    @Test
+    void namesJsonTypes() {
+        assertThat(JsonValues.typeName(null)).isEqualTo("null");
+        assertThat(JsonValues.typeName("x")).isEqualTo("string");
+        assertThat(JsonValues.typeName(1.5)).isEqualTo("number");
+        assertThat(JsonValues.typeName(BigInteger.ONE)).isEqualTo("number");
+        assertThat(JsonValues.typeName(true)).isEqualTo("boolean");
+        assertThat(JsonValues.typeName(Map.of())).isEqualTo("object");
+        assertThat(JsonValues.typeName(List.of())).isEqualTo("array");
+        assertThat(JsonValues.isNumber(1)).isTrue();
+        assertThat(JsonValues.isNumber("1")).isFalse();
+    }
+}
