@@ -61,7 +61,7 @@ class PolicyCliTest {
                 "  " + policy + ":2:10: /default: expected one of allow|deny, got the string \"maybe\"",
                 "  " + policy + ":4:25: /tools/t/limits/0/window: expected second|minute|hour|day, a whole number of seconds (60),"
                         + " or a duration like 30s, 5m, 1h, 1d; got the string \"fortnight\"",
-                "  " + policy + ":4:41: /tools/t/limits/0/max: expected a whole number of calls, at least 1, got the number 0",
+                "  " + policy + ":4:41: /tools/t/limits/0/max: expected a whole number of calls from 1 to 2147483647, got the number 0",
                 ""));
     }
 
