@@ -62,6 +62,14 @@ public class DecisionBenchmark {
                   "limits": [ { "counter": "list_files", "window": "second", "max": 2000000000,
                                 "scope": "global", "algorithm": "token_bucket" } ]
                 },
+                "search_files": {
+                  "limits": [ { "counter": "search_files", "window": "second", "max": 2000000000,
+                                "scope": "global", "algorithm": "sliding" } ]
+                },
+                "stat_file": {
+                  "limits": [ { "counter": "stat_file", "window": "second", "max": 2000000000,
+                                "scope": "client", "algorithm": "fixed" } ]
+                },
                 "delete_file": { "action": "deny", "reason": "destructive tools are disabled" },
                 "query": {
                   "require": [
@@ -91,6 +99,8 @@ public class DecisionBenchmark {
     PolicyEngine frozenEngine;
     ToolCall allowFixed;
     ToolCall allowTokenBucket;
+    ToolCall allowSliding;
+    ToolCall allowFixedPerClient;
     ToolCall denyDefault;
     ToolCall denyRule;
     ToolCall conditions4;
@@ -109,6 +119,8 @@ public class DecisionBenchmark {
         path.put("path", "/srv/sandbox/README.md");
         allowFixed = call("read_file", path);
         allowTokenBucket = call("list_files", path);
+        allowSliding = call("search_files", path);
+        allowFixedPerClient = call("stat_file", path);
         denyDefault = call("format_disk", path);
         denyRule = call("delete_file", path);
 
@@ -125,6 +137,8 @@ public class DecisionBenchmark {
 
         expect(allowFixed, Effect.ALLOW, "/tools/read_file");
         expect(allowTokenBucket, Effect.ALLOW, "/tools/list_files");
+        expect(allowSliding, Effect.ALLOW, "/tools/search_files");
+        expect(allowFixedPerClient, Effect.ALLOW, "/tools/stat_file");
         if (frozenEngine.decide(allowFixed).effect() != Effect.ALLOW) {
             throw new IllegalStateException("frozen clock: read_file not allowed");
         }
@@ -137,7 +151,7 @@ public class DecisionBenchmark {
     /** A limit that ran out would turn an allow benchmark into a (cheaper) deny benchmark: fail instead. */
     @TearDown(Level.Iteration)
     public void checkStillAllowed() {
-        for (ToolCall call : List.of(allowFixed, allowTokenBucket, conditions4, regex100)) {
+        for (ToolCall call : List.of(allowFixed, allowTokenBucket, allowSliding, allowFixedPerClient, conditions4, regex100)) {
             expect(call, Effect.ALLOW, null);
         }
         if (frozenEngine.decide(allowFixed).effect() != Effect.ALLOW) {
@@ -177,6 +191,21 @@ public class DecisionBenchmark {
     @Benchmark
     public Decision allowTokenBucket() {
         return engine.decide(allowTokenBucket);
+    }
+
+    /**
+     * The same with an exact {@code sliding} limit. Calls of one millisecond share one entry of the
+     * log, so at this rate it holds at most a second's worth of milliseconds.
+     */
+    @Benchmark
+    public Decision allowSliding() {
+        return engine.decide(allowSliding);
+    }
+
+    /** A {@code fixed} limit with {@code scope: client}: the state is looked up per client in the bounded key cache. */
+    @Benchmark
+    public Decision allowFixedPerClient() {
+        return engine.decide(allowFixedPerClient);
     }
 
     /** Two threads taking from one {@code fixed} limiter (one lock, one counter). */

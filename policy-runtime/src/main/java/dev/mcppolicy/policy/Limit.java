@@ -13,8 +13,8 @@ public record Limit(String counter, Duration window, long max, Scope scope, Algo
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1: " + max);
         }
-        if (window.isNegative() || window.isZero()) {
-            throw new IllegalArgumentException("window must be positive: " + window);
+        if (window.isNegative() || window.isZero() || window.compareTo(Durations.MAX) > 0) {
+            throw new IllegalArgumentException("window must be positive and at most " + Durations.MAX + ": " + window);
         }
     }
 

@@ -31,11 +31,17 @@ abstract class LimitState {
         return state;
     }
 
-    /** Exact sliding window: the times of the admitted calls still inside the window, oldest first. */
+    /**
+     * Exact sliding window: the admitted calls still inside the window, oldest first, as
+     * (millisecond, count) pairs. Calls in the same millisecond share one pair, so memory is bounded
+     * both by {@code max} and by the window's length in milliseconds.
+     */
     static final class SlidingLog extends LimitState {
         private long[] times = new long[4];
+        private long[] counts = new long[4];
         private int head;
         private int size;
+        private long total;
 
         @Override
         Algorithm algorithm() {
@@ -46,28 +52,52 @@ abstract class LimitState {
         long waitMillis(Limit limit, long now) {
             long window = limit.window().toMillis();
             while (size > 0 && times[head] <= now - window) {
+                total -= counts[head];
                 head = (head + 1) % times.length;
                 size--;
             }
-            if (size < limit.max()) {
+            if (total < limit.max()) {
                 return 0;
             }
-            long oldestThatMustLeave = times[(head + (int) (size - limit.max())) % times.length];
-            return oldestThatMustLeave + window - now;
+            long mustLeave = total - limit.max();
+            int i = head;
+            long left = counts[i];
+            while (left <= mustLeave) {
+                i = (i + 1) % times.length;
+                left += counts[i];
+            }
+            return times[i] + window - now;
         }
 
         @Override
         void take(Limit limit, long now) {
-            if (size == times.length) {
-                long[] grown = new long[(int) Math.min(Math.max(8, (long) times.length * 2), Math.max(limit.max(), times.length + 1))];
-                for (int i = 0; i < size; i++) {
-                    grown[i] = times[(head + i) % times.length];
+            total++;
+            if (size > 0) {
+                int newest = (head + size - 1) % times.length;
+                if (times[newest] == now) {
+                    counts[newest]++;
+                    return;
                 }
-                times = grown;
-                head = 0;
             }
-            times[(head + size) % times.length] = now;
+            if (size == times.length) {
+                grow();
+            }
+            int slot = (head + size) % times.length;
+            times[slot] = now;
+            counts[slot] = 1;
             size++;
+        }
+
+        private void grow() {
+            long[] grownTimes = new long[times.length * 2];
+            long[] grownCounts = new long[times.length * 2];
+            for (int i = 0; i < size; i++) {
+                grownTimes[i] = times[(head + i) % times.length];
+                grownCounts[i] = counts[(head + i) % times.length];
+            }
+            times = grownTimes;
+            counts = grownCounts;
+            head = 0;
         }
     }
 

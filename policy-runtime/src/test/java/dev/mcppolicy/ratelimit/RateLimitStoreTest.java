@@ -64,6 +64,29 @@ class RateLimitStoreTest {
     }
 
     @Test
+    void slidingWindowCountsCallsOfOneMillisecondOneByOne() {
+        Limit limit = limit("s", Duration.ofSeconds(10), 1_000, Scope.GLOBAL, Algorithm.SLIDING);
+        assertThat(admittedOf(600, limit)).isEqualTo(600);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(admittedOf(600, limit)).isEqualTo(400);
+        assertThat(take(limit).retryAfterMillis()).as("the 600 calls of t=0 leave together at t=10s").isEqualTo(9_000);
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(admittedOf(700, limit)).isEqualTo(600);
+    }
+
+    @Test
+    void slidingWindowWhoseMaxShrankWaitsForEnoughCallsToLeave() {
+        Limit wide = limit("s", Duration.ofSeconds(10), 5, Scope.GLOBAL, Algorithm.SLIDING);
+        Limit narrow = limit("s", Duration.ofSeconds(10), 3, Scope.GLOBAL, Algorithm.SLIDING);
+        assertThat(admittedOf(2, wide)).isEqualTo(2);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(admittedOf(3, wide)).isEqualTo(3);
+        assertThat(take(narrow).retryAfterMillis())
+                .as("when the two calls of t=0 leave, three remain: the calls of t=1s must leave too")
+                .isEqualTo(10_000);
+    }
+
+    @Test
     void slidingWindowHasNoBoundaryBurst() {
         Limit limit = limit("s", Duration.ofMinutes(1), 5, Scope.GLOBAL, Algorithm.SLIDING);
         assertThat(admittedOf(5, limit)).isEqualTo(5);
