@@ -9,7 +9,7 @@ package dev.mcppolicy.policy;
  * @param column 1-based column, or 0 when unknown
  * @param message what is wrong and what was expected
  */
-public record PolicyError(String pointer, int line, int column, String message) {
+public record PolicyError(String pointer, int line, int column, String message) implements java.io.Serializable {
 
     /** {@code /tools/x/limits/0/window (line 9, column 47): expected ...}. */
     @Override

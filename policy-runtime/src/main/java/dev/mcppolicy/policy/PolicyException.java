@@ -7,7 +7,7 @@ public final class PolicyException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final String source;
-    private final transient List<PolicyError> errors;
+    private final List<PolicyError> errors;
 
     public PolicyException(String source, List<PolicyError> errors) {
         super(summary(source, errors), null, false, false);
