@@ -1,0 +1,60 @@
+package dev.mcppolicy.demo;
+
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import java.util.function.Function;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * An embedded Jetty that serves one MCP streamable-HTTP transport at {@code /mcp}, on the loopback
+ * interface only: a sandbox that runs shell commands must not be reachable from the network.
+ */
+final class HttpEndpoint implements AutoCloseable {
+    static final String HOST = "127.0.0.1";
+    static final String PATH = "/mcp";
+
+    private final Server jetty;
+    private final int port;
+
+    private HttpEndpoint(Server jetty, int port) {
+        this.jetty = jetty;
+        this.port = port;
+    }
+
+    /**
+     * Binds {@code port} (0 picks a free one), then builds the transport for the bound port and starts
+     * serving it.
+     */
+    static HttpEndpoint start(int port, Function<Integer, HttpServletStreamableServerTransportProvider> transport)
+            throws Exception {
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost(HOST);
+        connector.setPort(port);
+        jetty.addConnector(connector);
+        connector.open();
+        int bound = connector.getLocalPort();
+        ServletContextHandler context = new ServletContextHandler();
+        ServletHolder servlet = new ServletHolder("mcp", transport.apply(bound));
+        servlet.setAsyncSupported(true);
+        context.addServlet(servlet, PATH);
+        jetty.setHandler(context);
+        jetty.start();
+        return new HttpEndpoint(jetty, bound);
+    }
+
+    String url() {
+        return "http://" + HOST + ":" + port + PATH;
+    }
+
+    void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    @Override
+    public void close() throws Exception {
+        jetty.stop();
+    }
+}
