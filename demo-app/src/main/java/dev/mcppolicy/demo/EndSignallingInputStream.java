@@ -15,24 +15,22 @@ final class EndSignallingInputStream extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
-        return signalled(super.read());
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
         try {
-            return signalled(super.read(buffer, offset, length));
+            int read = super.read(buffer, offset, length);
+            if (read < 0) {
+                ended.countDown();
+            }
+            return read;
         } catch (IOException e) {
             ended.countDown();
             throw e;
         }
-    }
-
-    private int signalled(int result) {
-        if (result < 0) {
-            ended.countDown();
-        }
-        return result;
     }
 
     void awaitEnd() throws InterruptedException {

@@ -1,7 +1,6 @@
 package dev.mcppolicy.demo;
 
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
-import java.util.function.Function;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -23,26 +22,20 @@ final class HttpEndpoint implements AutoCloseable {
         this.port = port;
     }
 
-    /**
-     * Binds {@code port} (0 picks a free one), then builds the transport for the bound port and starts
-     * serving it.
-     */
-    static HttpEndpoint start(int port, Function<Integer, HttpServletStreamableServerTransportProvider> transport)
-            throws Exception {
+    /** Serves {@code transport} on {@code port}; 0 picks a free port, which {@link #url()} then names. */
+    static HttpEndpoint start(int port, HttpServletStreamableServerTransportProvider transport) throws Exception {
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost(HOST);
         connector.setPort(port);
         jetty.addConnector(connector);
-        connector.open();
-        int bound = connector.getLocalPort();
         ServletContextHandler context = new ServletContextHandler();
-        ServletHolder servlet = new ServletHolder("mcp", transport.apply(bound));
+        ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, PATH);
         jetty.setHandler(context);
         jetty.start();
-        return new HttpEndpoint(jetty, bound);
+        return new HttpEndpoint(jetty, connector.getLocalPort());
     }
 
     String url() {

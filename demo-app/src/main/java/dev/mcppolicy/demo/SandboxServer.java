@@ -78,23 +78,20 @@ public final class SandboxServer {
 
     private static void serveHttp(int port, McpJsonMapper json, List<SyncToolSpecification> tools)
             throws Exception {
-        McpSyncServer[] server = new McpSyncServer[1];
-        HttpEndpoint endpoint = HttpEndpoint.start(port, bound -> {
-            HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
-                    .builder()
-                    .jsonMapper(json)
-                    .mcpEndpoint(HttpEndpoint.PATH)
-                    .securityValidator(DefaultServerTransportSecurityValidator.builder()
-                            .allowedHosts(List.of(HttpEndpoint.HOST + ":" + bound, "localhost:" + bound))
-                            .allowedOrigins(List.of("http://" + HttpEndpoint.HOST + ":" + bound,
-                                    "http://localhost:" + bound))
-                            .build())
-                    .build();
-            server[0] = build(McpServer.sync(transport), tools);
-            return transport;
-        });
+        // Host and Origin checks stop DNS rebinding: a web page cannot reach this loopback server
+        // through a name of its own.
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(json)
+                .mcpEndpoint(HttpEndpoint.PATH)
+                .securityValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedHosts(List.of(HttpEndpoint.HOST + ":*", "localhost:*"))
+                        .allowedOrigins(List.of("http://" + HttpEndpoint.HOST + ":*", "http://localhost:*"))
+                        .build())
+                .build();
+        McpSyncServer server = build(McpServer.sync(transport), tools);
+        HttpEndpoint endpoint = HttpEndpoint.start(port, transport);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server[0].closeGracefully();
+            server.closeGracefully();
             try {
                 endpoint.close();
             } catch (Exception e) {
