@@ -61,6 +61,8 @@ public final class SandboxServer {
         LOG.info("sandbox directory {}", sandbox.root());
         if (options.httpPort < 0) {
             serveStdio(json, tools);
+            // The session is over: end the JVM even if a library left a non-daemon thread behind.
+            System.exit(0);
         } else {
             serveHttp(options.httpPort, json, tools);
         }
