@@ -73,7 +73,8 @@ public final class DemoSession {
     }
 
     private void burst() {
-        transcript.step("A burst of " + BURST + " run_command calls (an agent stuck in a loop; the policy allows 10 a minute)");
+        transcript.step("A burst of " + BURST + " run_command calls: an agent stuck in a loop "
+                + "(the policy allows 10 a minute per client, the 3 commands above included)");
         int ok = 0;
         for (int i = 1; i <= BURST; i++) {
             String command = "echo burst " + i;
