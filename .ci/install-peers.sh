@@ -25,12 +25,20 @@ PINS=(
 
 log() { echo "[peers] $*" >&2; }
 
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  log "node/npm not found: installing Debian's nodejs and npm"
-  SUDO=""
-  if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
-  $SUDO apt-get update -q >&2
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm >&2
+apt_install() {
+  local sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
+  $sudo apt-get update -q >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2
+}
+if ! command -v node >/dev/null 2>&1; then
+  log "node not found: installing nodejs with apt"
+  apt_install nodejs
+fi
+# Some nodejs builds (NodeSource's) bring npm along and conflict with Debian's npm package.
+if ! command -v npm >/dev/null 2>&1; then
+  log "npm not found: installing npm with apt"
+  apt_install npm
 fi
 log "node $(node --version), npm $(npm --version)"
 
