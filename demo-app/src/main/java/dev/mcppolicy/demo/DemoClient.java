@@ -61,7 +61,7 @@ public final class DemoClient {
         out.println("== mcp-policy demo: a scripted agent session against the sandbox server ==");
         out.println("Server: " + (options.url != null ? options.url : "stdio: " + String.join(" ", options.serverCommand)));
         McpSyncClient client = McpClient.sync(transport)
-                .clientInfo(new Implementation(options.clientName, "1.0"))
+                .clientInfo(Implementation.builder(options.clientName, "1.0").build())
                 .requestTimeout(Duration.ofSeconds(90))
                 .build();
         try {

@@ -10,7 +10,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * An embedded Jetty that serves one MCP streamable-HTTP transport at {@code /mcp}, on the loopback
  * interface only: a sandbox that runs shell commands must not be reachable from the network.
  */
-final class HttpEndpoint implements AutoCloseable {
+final class HttpEndpoint {
     static final String HOST = "127.0.0.1";
     static final String PATH = "/mcp";
 
@@ -46,8 +46,7 @@ final class HttpEndpoint implements AutoCloseable {
         jetty.join();
     }
 
-    @Override
-    public void close() throws Exception {
+    void stop() throws Exception {
         jetty.stop();
     }
 }

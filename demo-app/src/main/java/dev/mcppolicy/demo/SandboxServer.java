@@ -85,7 +85,7 @@ public final class SandboxServer {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint(HttpEndpoint.PATH)
-                .securityValidator(DefaultServerTransportSecurityValidator.builder()
+                .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedHosts(List.of(HttpEndpoint.HOST + ":*", "localhost:*"))
                         .allowedOrigins(List.of("http://" + HttpEndpoint.HOST + ":*", "http://localhost:*"))
                         .build())
@@ -95,7 +95,7 @@ public final class SandboxServer {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.closeGracefully();
             try {
-                endpoint.close();
+                endpoint.stop();
             } catch (Exception e) {
                 LOG.warn("stopping the HTTP endpoint failed", e);
             }

@@ -104,11 +104,17 @@ final class ForkedProcess implements AutoCloseable {
         return List.copyOf(stderr);
     }
 
+    /** Asks the process to stop (SIGTERM, so its shutdown hooks run), then forces it after a grace period. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -50,15 +50,15 @@ class SandboxServerHttpIT {
     void answersToolCallsOverStreamableHttp() {
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
                         .endpoint("/mcp").build())
-                .clientInfo(new Implementation("http-it", "1.0"))
+                .clientInfo(Implementation.builder("http-it", "1.0").build())
                 .requestTimeout(Duration.ofSeconds(30))
                 .build();
         try {
             client.initialize();
 
             assertThat(client.listTools().tools()).hasSize(8);
-            CallToolResult result = client.callTool(new CallToolRequest("run_command",
-                    Map.of("command", "echo over http")));
+            CallToolResult result = client.callTool(CallToolRequest.builder("run_command")
+                    .arguments(Map.of("command", "echo over http")).build());
             assertThat(result.isError()).isFalse();
             assertThat(result.structuredContent()).isInstanceOf(Map.class);
             assertThat(((Map<?, ?>) result.structuredContent()).get("stdout")).isEqualTo("over http\n");

@@ -40,7 +40,7 @@ class SandboxServerStdioIT {
                 .build(), McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(serverLog::add);
         client = McpClient.sync(transport)
-                .clientInfo(new Implementation("stdio-it", "1.0"))
+                .clientInfo(Implementation.builder("stdio-it", "1.0").build())
                 .requestTimeout(Duration.ofSeconds(60))
                 .build();
         client.initialize();
@@ -192,7 +192,7 @@ class SandboxServerStdioIT {
     }
 
     private static CallToolResult call(String tool, Map<String, Object> arguments) {
-        return client.callTool(new CallToolRequest(tool, arguments));
+        return client.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
     }
 
     @SuppressWarnings("unchecked")

@@ -58,7 +58,7 @@ final class Transcript {
     Outcome quietCall(String tool, Map<String, Object> arguments) {
         Outcome outcome;
         try {
-            outcome = Outcome.of(client.callTool(new CallToolRequest(tool, arguments)));
+            outcome = Outcome.of(client.callTool(CallToolRequest.builder(tool).arguments(arguments).build()));
         } catch (McpError e) {
             outcome = new Outcome(Outcome.Kind.RPC_ERROR, null, describe(e));
         } catch (RuntimeException e) {

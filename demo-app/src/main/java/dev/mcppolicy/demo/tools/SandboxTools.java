@@ -40,10 +40,8 @@ public final class SandboxTools {
 
     static SyncToolSpecification spec(
             String name, String description, Map<String, Object> inputSchema, ToolAnnotations hints, ToolBody body) {
-        Tool tool = Tool.builder()
-                .name(name)
+        Tool tool = Tool.builder(name, inputSchema)
                 .description(description)
-                .inputSchema(inputSchema)
                 .annotations(hints)
                 .build();
         return SyncToolSpecification.builder()
