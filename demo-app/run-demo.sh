@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The demo in one command, from the repository root:
+#
+#   bash demo-app/run-demo.sh          # the client starts the server over stdio (default)
+#   bash demo-app/run-demo.sh --http   # the server listens on 127.0.0.1, the client connects over HTTP
+#
+# Builds the demo app (and the policy agent, when its module produces a jar), starts the sandbox MCP
+# server with -javaagent:mcp-policy-agent.jar and demo-app/mcp-policy.json, plays the scripted agent
+# session against it, then prints the server's own log, where the agent writes one line per decision.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+TRANSPORT=stdio
+case "${1:-}" in
+  "") ;;
+  --http) TRANSPORT=http ;;
+  *) echo "usage: bash demo-app/run-demo.sh [--http]" >&2; exit 2 ;;
+esac
+
+JAVA=java
+if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then JAVA=$JAVA_HOME/bin/java; fi
+DEMO_JAR=$ROOT/demo-app/target/demo-app.jar
+AGENT_JAR=$ROOT/agent/target/mcp-policy-agent.jar
+POLICY=$ROOT/demo-app/mcp-policy.json
+SERVER_LOG=$ROOT/demo-app/target/demo-server.log
+
+# Maven 3.8 prints bare colour resets even in batch mode; only its messages are kept.
+build() { mvn -B -q "$@" package -DskipTests 2>&1 | sed -e 's/\x1b\[0m//g'; }
+
+echo "[demo] building demo-app ..."
+build -pl demo-app -am
+echo "[demo] building the agent ..."
+if ! build -pl agent -am; then
+  echo "[demo] the agent module did not build (output above)."
+fi
+
+SERVER=("$JAVA")
+if [[ -f "$AGENT_JAR" ]]; then
+  SERVER+=("-javaagent:$AGENT_JAR=policy=$POLICY")
+  echo "[demo] the server runs under the policy agent: -javaagent:${AGENT_JAR#"$ROOT"/}=policy=${POLICY#"$ROOT"/}"
+else
+  echo "[demo] NOTE: ${AGENT_JAR#"$ROOT"/} is not built yet, so the server runs WITHOUT the policy agent:"
+  echo "[demo]       every call below reaches the tools, and the server log shows no decision lines."
+fi
+SERVER+=(-jar "$DEMO_JAR")
+CLIENT=("$JAVA" -cp "$DEMO_JAR" dev.mcppolicy.demo.DemoClient)
+: > "$SERVER_LOG"
+echo
+
+status=0
+if [[ $TRANSPORT == stdio ]]; then
+  "${CLIENT[@]}" --server-log "$SERVER_LOG" -- "${SERVER[@]}" || status=$?
+else
+  "${SERVER[@]}" --http 0 2> "$SERVER_LOG" &
+  server_pid=$!
+  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+  url=""
+  for _ in $(seq 1 300); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$SERVER_LOG" | head -1 || true)
+    if [[ -n $url ]] || ! kill -0 "$server_pid" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  if [[ -z $url ]]; then
+    echo "[demo] the server did not start listening; its log:"; cat "$SERVER_LOG"; exit 1
+  fi
+  "${CLIENT[@]}" --url "$url" || status=$?
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+fi
+
+echo
+echo "== The server's log (its stderr; the agent's decision lines appear here) =="
+cat "$SERVER_LOG"
+exit "$status"

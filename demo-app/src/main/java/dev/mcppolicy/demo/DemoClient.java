@@ -1,0 +1,158 @@
+package dev.mcppolicy.demo;
+
+import dev.mcppolicy.demo.client.DemoSession;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.Implementation;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A scripted AI agent (no LLM) that plays one session against the sandbox server and prints every
+ * call and its outcome.
+ *
+ * <pre>
+ * java -cp demo-app.jar dev.mcppolicy.demo.DemoClient [--client-name NAME] [--server-log FILE] \
+ *     [--url http://127.0.0.1:PORT/mcp | -- SERVER COMMAND...]
+ * </pre>
+ *
+ * Over stdio it starts the server itself: by default {@code java -cp <this classpath>
+ * dev.mcppolicy.demo.SandboxServer}, or the command after {@code --}, so a {@code -javaagent:} can be
+ * added to the server's JVM. The server's stderr (its log) goes to {@code --server-log}, else to this
+ * process's stderr with a {@code [server]} prefix. Exit status: 0 when the session ran, whatever
+ * the calls returned; 1 when the server could not be reached; 2 for a usage error.
+ */
+public final class DemoClient {
+    private DemoClient() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println("usage: DemoClient [--client-name NAME] [--server-log FILE] "
+                    + "[--url http://127.0.0.1:PORT/mcp | -- SERVER COMMAND...]");
+            System.exit(2);
+            return;
+        }
+        System.exit(run(options, System.out));
+    }
+
+    static int run(Options options, PrintStream out) throws IOException {
+        BufferedWriter serverLog = options.serverLog == null ? null
+                : Files.newBufferedWriter(options.serverLog, StandardCharsets.UTF_8);
+        McpClientTransport transport = options.url != null ? http(options.url) : stdio(options.serverCommand, serverLog);
+        out.println("== mcp-policy demo: a scripted agent session against the sandbox server ==");
+        out.println("Server: " + (options.url != null ? options.url : "stdio: " + String.join(" ", options.serverCommand)));
+        McpSyncClient client = McpClient.sync(transport)
+                .clientInfo(Implementation.builder(options.clientName, "1.0").build())
+                .requestTimeout(Duration.ofSeconds(90))
+                .build();
+        try {
+            new DemoSession(client, out).play();
+            return 0;
+        } catch (RuntimeException e) {
+            out.println("The session stopped: " + e);
+            return 1;
+        } finally {
+            client.closeGracefully();
+            if (serverLog != null) {
+                synchronized (serverLog) {
+                    serverLog.close();
+                }
+            }
+        }
+    }
+
+    private static McpClientTransport http(URI url) {
+        String base = url.getScheme() + "://" + url.getAuthority();
+        return HttpClientStreamableHttpTransport.builder(base).endpoint(url.getRawPath()).build();
+    }
+
+    private static McpClientTransport stdio(List<String> command, BufferedWriter serverLog) {
+        ServerParameters server = ServerParameters.builder(command.get(0))
+                .args(command.subList(1, command.size()))
+                .build();
+        StdioClientTransport transport = new StdioClientTransport(server, McpJsonDefaults.getMapper());
+        transport.setStdErrorHandler(line -> {
+            if (serverLog == null) {
+                System.err.println("[server] " + line);
+                return;
+            }
+            synchronized (serverLog) {
+                try {
+                    serverLog.write(line);
+                    serverLog.newLine();
+                    serverLog.flush();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        return transport;
+    }
+
+    static final class Options {
+        String clientName = "demo-agent";
+        Path serverLog;
+        URI url;
+        List<String> serverCommand = defaultServerCommand();
+
+        static Options parse(String[] args) {
+            Options options = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String flag = args[i];
+                if (flag.equals("--")) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException("-- must be followed by the server command");
+                    }
+                    options.serverCommand = List.of(args).subList(i + 1, args.length);
+                    break;
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("unknown or incomplete option: " + flag);
+                }
+                String value = args[++i];
+                switch (flag) {
+                    case "--client-name":
+                        options.clientName = value;
+                        break;
+                    case "--server-log":
+                        options.serverLog = Path.of(value);
+                        break;
+                    case "--url":
+                        options.url = URI.create(value);
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown option: " + flag);
+                }
+            }
+            return options;
+        }
+
+        private static List<String> defaultServerCommand() {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add(SandboxServer.class.getName());
+            return command;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.mcppolicy.demo;
+
+import dev.mcppolicy.demo.exec.BackgroundExecs;
+import dev.mcppolicy.demo.exec.CommandRunner;
+import dev.mcppolicy.demo.sandbox.Sandbox;
+import dev.mcppolicy.demo.tools.SandboxTools;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import java.nio.file.Path;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The demo's "existing app": an MCP server whose tools run shell commands and touch files in a
+ * sandbox directory, like the sandbox-execution servers AI agents call. It holds no policy code;
+ * the policy agent is added with {@code -javaagent} and nothing here changes.
+ *
+ * <pre>
+ * java -jar demo-app.jar [--sandbox DIR] [--http PORT]
+ * </pre>
+ *
+ * Over stdio (the default) stdout carries JSON-RPC only; every log line goes to stderr. With
+ * {@code --http PORT} (0 picks a free port) it serves streamable HTTP at
+ * {@code http://127.0.0.1:PORT/mcp} and logs {@code listening on URL} once it accepts connections.
+ */
+public final class SandboxServer {
+    static final String NAME = "sandbox-server";
+    static final String VERSION = "0.1.0";
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxServer.class);
+
+    private SandboxServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println("usage: java -jar demo-app.jar [--sandbox DIR] [--http PORT]");
+            System.exit(2);
+            return;
+        }
+        Sandbox sandbox = options.sandbox == null ? Sandbox.createTemporary() : Sandbox.at(options.sandbox);
+        BackgroundExecs execs = new BackgroundExecs(sandbox.root());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            execs.close();
+            sandbox.deleteIfTemporary();
+        }, "sandbox-cleanup"));
+        McpJsonMapper json = McpJsonDefaults.getMapper();
+        List<SyncToolSpecification> tools =
+                SandboxTools.all(sandbox, new CommandRunner(sandbox.root()), execs, json);
+        LOG.info("sandbox directory {}", sandbox.root());
+        if (options.httpPort < 0) {
+            serveStdio(json, tools);
+            // The session is over: end the JVM even if a library left a non-daemon thread behind.
+            System.exit(0);
+        } else {
+            serveHttp(options.httpPort, json, tools);
+        }
+    }
+
+    private static void serveStdio(McpJsonMapper json, List<SyncToolSpecification> tools)
+            throws InterruptedException {
+        EndSignallingInputStream stdin = new EndSignallingInputStream(System.in);
+        McpSyncServer server = build(McpServer.sync(new StdioServerTransportProvider(json, stdin, System.out)), tools);
+        LOG.info("serving {} tools over stdio", tools.size());
+        stdin.awaitEnd();
+        LOG.info("stdin closed; stopping");
+        server.closeGracefully();
+    }
+
+    private static void serveHttp(int port, McpJsonMapper json, List<SyncToolSpecification> tools)
+            throws Exception {
+        // Host and Origin checks stop DNS rebinding: a web page cannot reach this loopback server
+        // through a name of its own.
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(json)
+                .mcpEndpoint(HttpEndpoint.PATH)
+                .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedHosts(List.of(HttpEndpoint.HOST + ":*", "localhost:*"))
+                        .allowedOrigins(List.of("http://" + HttpEndpoint.HOST + ":*", "http://localhost:*"))
+                        .build())
+                .build();
+        McpSyncServer server = build(McpServer.sync(transport), tools);
+        HttpEndpoint endpoint = HttpEndpoint.start(port, transport);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.closeGracefully();
+            try {
+                endpoint.stop();
+            } catch (Exception e) {
+                LOG.warn("stopping the HTTP endpoint failed", e);
+            }
+        }, "http-shutdown"));
+        LOG.info("serving {} tools over streamable HTTP; listening on {}", tools.size(), endpoint.url());
+        endpoint.join();
+    }
+
+    private static McpSyncServer build(McpServer.SyncSpecification<?> spec, List<SyncToolSpecification> tools) {
+        return spec.serverInfo(NAME, VERSION)
+                .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+                .tools(tools)
+                .build();
+    }
+
+    private static final class Options {
+        Path sandbox;
+        int httpPort = -1;
+
+        static Options parse(String[] args) {
+            Options options = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String flag = args[i];
+                if (i + 1 >= args.length || !(flag.equals("--http") || flag.equals("--sandbox"))) {
+                    throw new IllegalArgumentException("unknown or incomplete option: " + flag);
+                }
+                String value = args[++i];
+                if (flag.equals("--sandbox")) {
+                    options.sandbox = Path.of(value);
+                } else {
+                    options.httpPort = port(value);
+                }
+            }
+            return options;
+        }
+
+        private static int port(String value) {
+            try {
+                int port = Integer.parseInt(value);
+                if (port >= 0 && port <= 65535) {
+                    return port;
+                }
+            } catch (NumberFormatException e) {
+                // Falls through to the error below.
+            }
+            throw new IllegalArgumentException("--http needs a port between 0 and 65535, not " + value);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.mcppolicy.demo.client;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Makes tool calls and prints each one with its outcome, exactly as it came back: the demo judges
+ * nothing, so the same session reads true with or without a policy agent in the server.
+ */
+final class Transcript {
+    private static final int INLINE_LIMIT = 72;
+    private static final String INDENT = "      ";
+    private static final Set<String> BRIEF_SKIPS = Set.of("command", "durationMs", "timedOut", "truncated");
+
+    private final McpSyncClient client;
+    private final PrintStream out;
+    private final Map<Outcome.Kind, Integer> tally = new EnumMap<>(Outcome.Kind.class);
+    private int step;
+
+    Transcript(McpSyncClient client, PrintStream out) {
+        this.client = client;
+        this.out = out;
+    }
+
+    void step(String title) {
+        out.println();
+        out.println("[" + ++step + "] " + title);
+    }
+
+    void note(String text) {
+        out.println(INDENT + text);
+    }
+
+    /** Calls a tool and prints the call and its outcome in full. */
+    Outcome call(String tool, Map<String, Object> arguments) {
+        out.println("    > " + tool + " " + Json.compact(arguments, INLINE_LIMIT));
+        Outcome outcome = quietCall(tool, arguments);
+        print(outcome);
+        return outcome;
+    }
+
+    /** Calls a tool and prints its outcome on one line after {@code label}. */
+    Outcome callBriefly(String label, String tool, Map<String, Object> arguments) {
+        Outcome outcome = quietCall(tool, arguments);
+        out.println("    > " + label + " -> " + (outcome.ok() && !outcome.fields().isEmpty()
+                ? "ok: " + brief(outcome.fields()) : headline(outcome)));
+        return outcome;
+    }
+
+    /** Calls a tool without printing anything but counting the outcome. */
+    Outcome quietCall(String tool, Map<String, Object> arguments) {
+        Outcome outcome;
+        try {
+            outcome = Outcome.of(client.callTool(CallToolRequest.builder(tool).arguments(arguments).build()));
+        } catch (McpError e) {
+            outcome = new Outcome(Outcome.Kind.RPC_ERROR, null, describe(e));
+        } catch (RuntimeException e) {
+            outcome = new Outcome(Outcome.Kind.FAILED, null, e.toString());
+        }
+        tally.merge(outcome.kind(), 1, Integer::sum);
+        return outcome;
+    }
+
+    void summary() {
+        out.println();
+        out.println("Session done: " + tally.values().stream().mapToInt(Integer::intValue).sum() + " tool calls: "
+                + count(Outcome.Kind.OK) + " returned a result, "
+                + count(Outcome.Kind.TOOL_ERROR) + " returned isError, "
+                + count(Outcome.Kind.RPC_ERROR) + " got a JSON-RPC error, "
+                + count(Outcome.Kind.FAILED) + " failed.");
+    }
+
+    private int count(Outcome.Kind kind) {
+        return tally.getOrDefault(kind, 0);
+    }
+
+    private void print(Outcome outcome) {
+        if (outcome.kind() != Outcome.Kind.OK || outcome.fields().isEmpty()) {
+            out.println(INDENT + headline(outcome));
+            return;
+        }
+        StringBuilder inline = new StringBuilder("ok:");
+        StringBuilder blocks = new StringBuilder();
+        for (Map.Entry<String, Object> field : outcome.fields().entrySet()) {
+            Object value = field.getValue();
+            if (value instanceof String && (((String) value).contains("\n") || ((String) value).length() > 40)) {
+                blocks.append(INDENT).append(field.getKey()).append(":\n");
+                for (String line : ((String) value).split("\n", -1)) {
+                    if (!line.isEmpty()) {
+                        blocks.append(INDENT).append("| ").append(line).append('\n');
+                    }
+                }
+            } else if (value instanceof List && !((List<?>) value).isEmpty()) {
+                blocks.append(INDENT).append(field.getKey()).append(":\n");
+                for (Object element : (List<?>) value) {
+                    blocks.append(INDENT).append("- ").append(Json.compact(element, 200)).append('\n');
+                }
+            } else {
+                inline.append(' ').append(field.getKey()).append('=').append(Json.compact(value, INLINE_LIMIT));
+            }
+        }
+        out.println(INDENT + inline);
+        out.print(blocks);
+    }
+
+    /** The fields that differ from call to call, without the echo of the arguments and the timings. */
+    private static String brief(Map<String, Object> fields) {
+        StringBuilder text = new StringBuilder();
+        for (Map.Entry<String, Object> field : fields.entrySet()) {
+            if (BRIEF_SKIPS.contains(field.getKey()) || "".equals(field.getValue())) {
+                continue;
+            }
+            text.append(text.length() == 0 ? "" : " ").append(field.getKey()).append('=')
+                    .append(Json.compact(field.getValue(), INLINE_LIMIT));
+        }
+        return text.toString();
+    }
+
+    private static String headline(Outcome outcome) {
+        switch (outcome.kind()) {
+            case OK:
+                return "ok: " + Json.compact(outcome.result().structuredContent() != null
+                        ? outcome.result().structuredContent() : outcome.text(), 160);
+            case TOOL_ERROR:
+                return "isError: " + outcome.text();
+            case RPC_ERROR:
+                return "JSON-RPC error " + outcome.error();
+            default:
+                return "FAILED: " + outcome.error();
+        }
+    }
+
+    private static String describe(McpError e) {
+        JSONRPCError error = e.getJsonRpcError();
+        if (error == null) {
+            return e.getMessage();
+        }
+        return error.code() + ": " + error.message() + (error.data() == null ? "" : " (data: " + error.data() + ")");
+    }
+}
