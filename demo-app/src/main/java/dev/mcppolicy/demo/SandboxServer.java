@@ -9,7 +9,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
@@ -80,28 +79,11 @@ public final class SandboxServer {
 
     private static void serveHttp(int port, McpJsonMapper json, List<SyncToolSpecification> tools)
             throws Exception {
-        // Host and Origin checks stop DNS rebinding: a web page cannot reach this loopback server
-        // through a name of its own.
-        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(json)
-                .mcpEndpoint(HttpEndpoint.PATH)
-                .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
-                        .allowedHosts(List.of(HttpEndpoint.HOST + ":*", "localhost:*"))
-                        .allowedOrigins(List.of("http://" + HttpEndpoint.HOST + ":*", "http://localhost:*"))
-                        .build())
-                .build();
+        HttpServletStreamableServerTransportProvider transport = HttpEndpoint.loopbackTransport(json);
         McpSyncServer server = build(McpServer.sync(transport), tools);
         HttpEndpoint endpoint = HttpEndpoint.start(port, transport);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.closeGracefully();
-            try {
-                endpoint.stop();
-            } catch (Exception e) {
-                LOG.warn("stopping the HTTP endpoint failed", e);
-            }
-        }, "http-shutdown"));
         LOG.info("serving {} tools over streamable HTTP; listening on {}", tools.size(), endpoint.url());
-        endpoint.join();
+        endpoint.serveUntilShutdown(server);
     }
 
     private static McpSyncServer build(McpServer.SyncSpecification<?> spec, List<SyncToolSpecification> tools) {
@@ -126,22 +108,10 @@ public final class SandboxServer {
                 if (flag.equals("--sandbox")) {
                     options.sandbox = Path.of(value);
                 } else {
-                    options.httpPort = port(value);
+                    options.httpPort = HttpEndpoint.parsePort(flag, value);
                 }
             }
             return options;
-        }
-
-        private static int port(String value) {
-            try {
-                int port = Integer.parseInt(value);
-                if (port >= 0 && port <= 65535) {
-                    return port;
-                }
-            } catch (NumberFormatException e) {
-                // Falls through to the error below.
-            }
-            throw new IllegalArgumentException("--http needs a port between 0 and 65535, not " + value);
         }
     }
 }

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * A JVM forked from the demo jar, with its stderr collected line by line so a test can wait for a
  * log line instead of sleeping.
  */
-final class ForkedProcess implements AutoCloseable {
-    static final Path DEMO_JAR = Path.of(System.getProperty("demo.jar", "target/demo-app.jar"));
+public final class ForkedProcess implements AutoCloseable {
+    public static final Path DEMO_JAR = Path.of(System.getProperty("demo.jar", "target/demo-app.jar"));
 
     private final Process process;
     private final List<String> stderr = new ArrayList<>();
@@ -40,7 +40,7 @@ final class ForkedProcess implements AutoCloseable {
     }
 
     /** Starts {@code java ARGS...}. */
-    static ForkedProcess java(String... args) throws IOException {
+    public static ForkedProcess java(String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(java());
         command.addAll(List.of(args));
@@ -67,7 +67,7 @@ final class ForkedProcess implements AutoCloseable {
     }
 
     /** Waits for a stderr line matching {@code pattern} and returns the match's first group. */
-    synchronized String awaitStderr(Pattern pattern, Duration timeout) throws InterruptedException {
+    public synchronized String awaitStderr(Pattern pattern, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         int seen = 0;
         while (true) {
@@ -100,7 +100,7 @@ final class ForkedProcess implements AutoCloseable {
         return stdout.toString();
     }
 
-    synchronized List<String> stderr() {
+    public synchronized List<String> stderr() {
         return List.copyOf(stderr);
     }
 
