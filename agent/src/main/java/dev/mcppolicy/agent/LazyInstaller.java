@@ -1,0 +1,85 @@
+package dev.mcppolicy.agent;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The only transformer registered at premain: a string-prefix check per loaded class and nothing
+ * else, so a JVM without the MCP SDK pays almost nothing. The first {@code io/modelcontextprotocol/}
+ * class wakes it up: it then builds the real (Byte Buddy) transformer, before the SDK's dispatch
+ * classes load, and hands it exactly the classes it hooks.
+ */
+final class LazyInstaller implements ClassFileTransformer {
+    static final String SDK_PREFIX = "io/modelcontextprotocol/";
+
+    private final Supplier<Activated> activation;
+    private volatile Activated active;
+    private boolean activating;
+
+    LazyInstaller(Supplier<Activated> activation) {
+        this.activation = activation;
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (className == null || !className.startsWith(SDK_PREFIX)) {
+            return null;
+        }
+        Activated current = active != null ? active : activate();
+        if (current == null || !current.hookedTypes.contains(className)) {
+            return null;
+        }
+        try {
+            return current.transformer.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+        } catch (Throwable t) {
+            Diagnostics.adviceError("instrumenting " + className.replace('/', '.') + " (its calls are NOT policed)", t);
+            return null;
+        }
+    }
+
+    /** Wakes up now (late attach: the SDK may already be loaded). */
+    Activated activate() {
+        synchronized (this) {
+            if (active != null || activating) {
+                return active;
+            }
+            activating = true;
+            try {
+                active = activation.get();
+            } catch (Throwable t) {
+                Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
+                t.printStackTrace(System.err);
+            } finally {
+                activating = false;
+            }
+            return active;
+        }
+    }
+
+    /** The real transformer and the internal names of the types it hooks. */
+    static final class Activated {
+        final ClassFileTransformer transformer;
+        final Set<String> hookedTypes;
+
+        Activated(ClassFileTransformer transformer, Set<String> hookedTypes) {
+            this.transformer = transformer;
+            this.hookedTypes = hookedTypes;
+        }
+    }
+
+    static void retransformLoaded(Instrumentation inst, Set<String> hookedTypes) {
+        for (Class<?> type : inst.getAllLoadedClasses()) {
+            if (hookedTypes.contains(type.getName().replace('.', '/')) && inst.isModifiableClass(type)) {
+                try {
+                    inst.retransformClasses(type);
+                } catch (Throwable t) {
+                    Diagnostics.adviceError("retransforming " + type.getName() + " (its calls are NOT policed)", t);
+                }
+            }
+        }
+    }
+}
