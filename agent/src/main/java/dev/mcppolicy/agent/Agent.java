@@ -1,17 +1,18 @@
 package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.config.AgentConfig;
-import dev.mcppolicy.agent.instrumentation.HookInstaller;
 import dev.mcppolicy.agent.log.DecisionLog;
-import dev.mcppolicy.engine.PolicyEngine;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Clock;
 import java.util.Properties;
 
-/** Starts the agent behind the doorman: configuration, policy, startup summary, and the lazy hook installer. */
+/**
+ * Starts the agent behind the doorman: configuration, the startup summary, the policy (read on a
+ * thread of its own) and the lazy hook installer. Kept free of lambdas and of Byte Buddy: everything
+ * here runs before the app's {@code main}, in every JVM the agent is put on.
+ */
 final class Agent {
     private Agent() {
     }
@@ -27,28 +28,16 @@ final class Agent {
 
         Path workingDirectory = Paths.get("").toAbsolutePath();
         Path mainJarDirectory = mainJarDirectory();
-        Path policyPath = config.policyPath(workingDirectory, mainJarDirectory);
-        PolicyHolder policy = PolicyHolder.load(policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
-                config.failOpen(), Clock.systemUTC());
-        PolicyEngine engine = policy.engine();
-        if (engine != null) {
-            Diagnostics.info("policy " + policy.path() + " sha256=" + engine.policy().sha256()
-                    + " mode=" + engine.policy().mode().name().toLowerCase(java.util.Locale.ROOT)
-                    + " default=" + engine.policy().defaultAction().name().toLowerCase(java.util.Locale.ROOT));
-        } else if (config.failOpen()) {
-            Diagnostics.error("policy unavailable, every tool call will be ALLOWED unchecked (on_error=allow): "
-                    + policy.unavailableDetails());
-        } else {
-            Diagnostics.error("policy unavailable, every tool call will be denied (on_error=deny): "
-                    + policy.unavailableDetails());
-        }
+        PolicyHolder policy = PolicyHolder.loading(config.failOpen());
+        new PolicyLoader(policy, config.policyPath(workingDirectory, mainJarDirectory),
+                config.defaultPolicySearch(workingDirectory, mainJarDirectory), config.failOpen()).start();
         String audit = config.audit();
         Diagnostics.info("on_error=" + config.onError() + " log=" + config.log().name().toLowerCase(java.util.Locale.ROOT)
                 + " audit=" + (audit == null ? "off" : workingDirectory.resolve(audit).normalize())
                 + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false"));
 
         DecisionLog log = new DecisionLog(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments());
-        LazyInstaller installer = new LazyInstaller(() -> activate(inst, policy, log));
+        LazyInstaller installer = new LazyInstaller(inst, policy, log);
         inst.addTransformer(installer, true);
         if (lateAttach) {
             if (installer.activate() != null) {
@@ -58,21 +47,6 @@ final class Agent {
             Diagnostics.info("hooks: MCP Java SDK 0.10.0 - 2.1.0 server tools/call + tools/list, client callTool + listTools;"
                     + " installed when the first io.modelcontextprotocol class loads");
         }
-    }
-
-    /** Runs once, when the first MCP SDK class appears: bridge on the boot class path, hooks, Byte Buddy. */
-    private static LazyInstaller.Activated activate(Instrumentation inst, PolicyHolder policy, DecisionLog log) {
-        long started = System.nanoTime();
-        try {
-            BridgeJar.appendToBootstrap(inst);
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot put the policy bridge on the boot class path", e);
-        }
-        BridgeWiring.install(policy, log);
-        java.lang.instrument.ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
-        LazyInstaller.Activated activated = new LazyInstaller.Activated(hooks, HookedTypes.INTERNAL_NAMES);
-        Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
-        return activated;
     }
 
     private static Path mainJarDirectory() {

@@ -3,8 +3,9 @@ package dev.mcppolicy.agent;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import dev.mcppolicy.agent.instrumentation.HookInstaller;
+import dev.mcppolicy.agent.log.DecisionLog;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
@@ -15,12 +16,16 @@ import java.util.function.Supplier;
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
 
-    private final Supplier<Activated> activation;
+    private final Instrumentation inst;
+    private final PolicyHolder policy;
+    private final DecisionLog log;
     private volatile Activated active;
     private boolean activating;
 
-    LazyInstaller(Supplier<Activated> activation) {
-        this.activation = activation;
+    LazyInstaller(Instrumentation inst, PolicyHolder policy, DecisionLog log) {
+        this.inst = inst;
+        this.policy = policy;
+        this.log = log;
     }
 
     @Override
@@ -49,7 +54,7 @@ final class LazyInstaller implements ClassFileTransformer {
             }
             activating = true;
             try {
-                active = activation.get();
+                active = install();
             } catch (Throwable t) {
                 Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
                 t.printStackTrace(System.err);
@@ -58,6 +63,16 @@ final class LazyInstaller implements ClassFileTransformer {
             }
             return active;
         }
+    }
+
+    /** Bridge on the boot class path, hooks plugged into it, then Byte Buddy. */
+    private Activated install() throws java.io.IOException {
+        long started = System.nanoTime();
+        BridgeJar.appendToBootstrap(inst);
+        BridgeWiring.install(policy, log);
+        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
+        Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        return new Activated(hooks, HookedTypes.INTERNAL_NAMES);
     }
 
     /** The real transformer and the internal names of the types it hooks. */

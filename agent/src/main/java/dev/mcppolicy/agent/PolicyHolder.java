@@ -11,6 +11,8 @@ import dev.mcppolicy.policy.PolicyParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -22,12 +24,48 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class PolicyHolder {
     static final String APPROVAL_UNAVAILABLE = "approval required but no approval channel is configured";
 
+    static final long LOAD_WAIT_SECONDS = 60;
+
     private final AtomicReference<State> state;
     private final boolean failOpen;
+    private final CountDownLatch loaded = new CountDownLatch(1);
 
     private PolicyHolder(State initial, boolean failOpen) {
         this.state = new AtomicReference<>(initial);
         this.failOpen = failOpen;
+        if (initial != null) {
+            loaded.countDown();
+        }
+    }
+
+    /**
+     * A holder whose policy is still being read (on the agent's loader thread, so that parsing does not
+     * add to the app's start-up). Calls that come before {@link #completeWith} wait for it.
+     */
+    static PolicyHolder loading(boolean failOpen) {
+        return new PolicyHolder(null, failOpen);
+    }
+
+    /** Completes a {@link #loading} holder with what {@link #load} read. */
+    void completeWith(PolicyHolder read) {
+        state.set(read.current());
+        loaded.countDown();
+    }
+
+    private State current() {
+        State current = state.get();
+        if (current != null) {
+            return current;
+        }
+        try {
+            if (!loaded.await(LOAD_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                return State.unavailable("the policy is still loading after " + LOAD_WAIT_SECONDS + " s", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return State.unavailable("interrupted while waiting for the policy to load", null);
+        }
+        return state.get();
     }
 
     /** Loads the policy at {@code path}; never throws: a missing or invalid file leaves the holder unavailable. */
@@ -53,7 +91,7 @@ public final class PolicyHolder {
 
     /** Decides one call; never throws. */
     public Decision decide(ToolCall call) {
-        State current = state.get();
+        State current = current();
         if (current.engine == null) {
             return unavailable(current.unavailableReason);
         }
@@ -72,7 +110,7 @@ public final class PolicyHolder {
 
     /** Whether a tool appears in {@code tools/list}; with no policy, only when failing open. */
     public boolean isListed(Side side, String server, String tool) {
-        PolicyEngine engine = state.get().engine;
+        PolicyEngine engine = current().engine;
         if (engine == null) {
             return failOpen;
         }
@@ -90,21 +128,21 @@ public final class PolicyHolder {
     }
 
     public PolicyEngine engine() {
-        return state.get().engine;
+        return current().engine;
     }
 
     public String unavailableReason() {
-        return state.get().unavailableReason;
+        return current().unavailableReason;
     }
 
     /** The full account of why the policy is unavailable (every parse error), for the startup output. */
     public String unavailableDetails() {
-        State current = state.get();
+        State current = current();
         return current.details != null ? current.details : current.unavailableReason;
     }
 
     public Path path() {
-        return state.get().path;
+        return current().path;
     }
 
     public boolean failOpen() {

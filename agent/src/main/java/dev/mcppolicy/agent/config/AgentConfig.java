@@ -40,7 +40,7 @@ public final class AgentConfig {
 
     /** Resolves the configuration from the agent arguments, this JVM's system properties and environment. */
     public static AgentConfig resolve(String agentArgs) {
-        return resolve(agentArgs, System.getProperties()::getProperty, System::getenv);
+        return resolve(agentArgs, new JvmLookup(false), new JvmLookup(true));
     }
 
     public static AgentConfig resolve(String agentArgs, Lookup systemProperties, Lookup environment) {
@@ -177,6 +177,20 @@ public final class AgentConfig {
         String value = values.get(key);
         if (value != null && !List.of(allowed).contains(value.toLowerCase(Locale.ROOT))) {
             out.add(key + "=" + value + " is not one of " + String.join("|", allowed) + "; using " + (key.equals(ON_ERROR) ? onError() : log().name().toLowerCase(Locale.ROOT)));
+        }
+    }
+
+    /** System properties or environment; a class rather than a method reference: no lambda bootstrap in premain. */
+    private static final class JvmLookup implements Lookup {
+        private final boolean environment;
+
+        JvmLookup(boolean environment) {
+            this.environment = environment;
+        }
+
+        @Override
+        public String get(String name) {
+            return environment ? System.getenv(name) : System.getProperty(name);
         }
     }
 

@@ -22,6 +22,11 @@ abstract class AbstractToolCallScenarios {
 
     abstract String transport();
 
+    /** Whether the fixtures use the SDK's async server and client rather than the sync facades over them. */
+    boolean async() {
+        return false;
+    }
+
     /** Stateful transports carry a session id and clientInfo; the stateless one carries neither. */
     boolean hasSessionIdentity() {
         return !"stateless".equals(transport());
@@ -29,7 +34,7 @@ abstract class AbstractToolCallScenarios {
 
     @BeforeAll
     void startFixtures() throws Exception {
-        pair = McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), Policies.SERVER, Policies.CLIENT, "", "");
+        pair = McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), async(), Policies.SERVER, Policies.CLIENT, "", "");
     }
 
     @AfterAll

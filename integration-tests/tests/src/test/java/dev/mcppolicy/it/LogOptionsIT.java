@@ -28,6 +28,8 @@ class LogOptionsIT {
             assertThat(pair.serverLog()).as(pair.dump()).noneMatch(l -> l.contains("mcp-policy decision="));
             assertThat(pair.clientLog()).as(pair.dump())
                     .anyMatch(l -> l.startsWith("mcp-policy decision=ALLOW tool=echo side=client"));
+            assertThat(pair.serverLog()).noneMatch(l -> l.contains("advice error"));
+            assertThat(pair.clientLog()).noneMatch(l -> l.contains("advice error"));
         }
     }
 }

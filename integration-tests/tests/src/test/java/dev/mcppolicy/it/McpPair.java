@@ -29,6 +29,12 @@ final class McpPair implements AutoCloseable {
 
     static McpPair start(String name, String sdkVersion, String transport, String serverPolicy, String clientPolicy,
             String serverAgentOptions, String clientAgentOptions) throws IOException {
+        return start(name, sdkVersion, transport, false, serverPolicy, clientPolicy, serverAgentOptions, clientAgentOptions);
+    }
+
+    /** @param async use the SDK's async server and async client instead of the sync facades */
+    static McpPair start(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
+            String clientPolicy, String serverAgentOptions, String clientAgentOptions) throws IOException {
         Path root = Fixtures.workDir(name);
         Path serverDir = Files.createDirectories(root.resolve("server"));
         Path clientDir = Files.createDirectories(root.resolve("client"));
@@ -36,7 +42,8 @@ final class McpPair implements AutoCloseable {
         Files.writeString(clientDir.resolve("mcp-policy.json"), clientPolicy);
         String classPath = Fixtures.classPath(sdkVersion);
         String serverAgent = Fixtures.javaagent(serverAgentOptions);
-        List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions));
+        String mode = "-Dfixture.async=" + async;
+        List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions), mode);
         ForkedJvm server = null;
         List<String> clientArgs = new ArrayList<>();
         clientArgs.add(transport);
@@ -44,9 +51,9 @@ final class McpPair implements AutoCloseable {
             clientArgs.add("sh");
             clientArgs.add("-c");
             clientArgs.add("cd '" + serverDir + "' && exec '" + ForkedJvm.javaExecutable() + "' '" + serverAgent
-                    + "' -cp '" + classPath + "' fixture.FixtureServer stdio");
+                    + "' " + mode + " -cp '" + classPath + "' fixture.FixtureServer stdio");
         } else {
-            server = ForkedJvm.start(name + "-server", serverDir, List.of(serverAgent), classPath, "fixture.FixtureServer",
+            server = ForkedJvm.start(name + "-server", serverDir, List.of(serverAgent, mode), classPath, "fixture.FixtureServer",
                     List.of(transport));
             String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
             clientArgs.add("http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim());
