@@ -3,16 +3,18 @@
 
 Needs a built tree (mvn -B verify). Usage: python3 integration-tests/perf/measure.py [runs] [calls]
   1. hello world: wall time of `java -cp ... fixture.Hello`, with and without -javaagent
-  2. time to `initialize`: spawn the SDK 2.1.0 fixture server on stdio, send initialize, wait for the answer
-  3. per-call latency of the echo tool over stdio (server-side decision), p50/p99 after a warm-up
+  2. time to `initialize`: spawn the SDK 2.1.0 fixture server (a Logback app) on stdio, send initialize,
+     wait for the answer
+  3. per-call latency of the echo tool over stdio (server-side decision and its Logback line), p50/p99
+     after a warm-up; calls are back to back from one client
+(The SDK 1.0.0 and 2.0.0 stdio fixtures stalled after 50-75 back-to-back calls from this script even
+without the agent, so the latency run uses 2.1.0.)
 """
 import json, os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 AGENT = os.path.join(ROOT, "agent", "target", "mcp-policy-agent.jar")
 FIX = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target")
-# the 2.0.0 fixture has no Logback, so decisions go to JUL on stderr (read by a drain thread)
-FIX_NOLOGBACK = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.0.0", "target")
 POLICY = '{"version":"1","default":"deny","tools":{"echo":{}}}'
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 9
 CALLS = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
@@ -65,7 +67,7 @@ INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"nam
 
 def time_to_initialize(agent):
     start = time.perf_counter()
-    proc = start_server(agent, FIX_NOLOGBACK)
+    proc = start_server(agent, FIX)
     rpc(proc, 1, "initialize", INIT)
     took = (time.perf_counter() - start) * 1000
     proc.kill()
@@ -74,7 +76,7 @@ def time_to_initialize(agent):
 
 
 def call_latencies(agent):
-    proc = start_server(agent, FIX_NOLOGBACK)
+    proc = start_server(agent, FIX)
     rpc(proc, 1, "initialize", INIT)
     proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
     samples = []
@@ -92,6 +94,7 @@ def pct(values, p):
     return values[min(len(values) - 1, int(len(values) * p))]
 
 
+print(f"load average before: {os.getloadavg()}")
 print(f"java: {subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()[0]}; cores: {os.cpu_count()}")
 base = []
 with_agent = []
@@ -107,8 +110,8 @@ with_agent = []
 for _ in range(max(5, RUNS // 2 + 1)):
     base.append(time_to_initialize(False))
     with_agent.append(time_to_initialize(True))
-b = summary("MCP 2.0.0 stdio time to initialize, no agent (ms)", base)
-a = summary("MCP 2.0.0 stdio time to initialize, -javaagent (ms)", with_agent)
+b = summary("MCP 2.1.0 stdio time to initialize, no agent (ms)", base)
+a = summary("MCP 2.1.0 stdio time to initialize, -javaagent (ms)", with_agent)
 print(f"{'  added':48s} min {a[0] - b[0]:+8.1f}  median {a[1] - b[1]:+8.1f}")
 
 for agent in (False, True):
