@@ -39,4 +39,18 @@ class InvalidPolicyIT {
             assertThat(pair.serverLog()).noneMatch(l -> l.contains("HANDLER RAN")).noneMatch(l -> l.contains("advice error"));
         }
     }
+
+    @Test
+    void failsOpenLoudlyWhenToldTo() throws Exception {
+        try (McpPair pair = McpPair.start("FailOpenIT", "1.0.0", "stdio", Policies.INVALID, Policies.CLIENT,
+                "on_error=allow", "")) {
+            assertThat(pair.call("echo", "{\"text\":\"open\"}")).isEqualTo("RESULT isError=false text=echo: open");
+            pair.awaitServerLog(l -> l.equals("HANDLER RAN echo {text=open}"));
+            assertThat(pair.serverLog()).as(pair.dump())
+                    .anyMatch(l -> l.startsWith("[mcp-policy] ERROR policy unavailable, every tool call will be ALLOWED unchecked"
+                            + " (on_error=allow): "))
+                    .anyMatch(l -> l.contains("decision=ALLOW would=DENY tool=echo side=server rule=(error) reason=\"policy unavailable: "))
+                    .noneMatch(l -> l.contains("advice error"));
+        }
+    }
 }
