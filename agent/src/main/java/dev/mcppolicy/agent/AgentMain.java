@@ -1,0 +1,30 @@
+package dev.mcppolicy.agent;
+
+import java.lang.reflect.InvocationTargetException;
+
+/**
+ * {@code java -jar mcp-policy-agent.jar ...}: the policy command line (SPEC §9), which lives in
+ * policy-runtime. Looked up by name so that the agent does not depend on the CLI's internals.
+ */
+public final class AgentMain {
+    static final String CLI_CLASS = "dev.mcppolicy.cli.PolicyCli";
+
+    private AgentMain() {
+    }
+
+    public static void main(String[] args) throws Throwable {
+        Class<?> cli;
+        try {
+            cli = Class.forName(CLI_CLASS);
+        } catch (ClassNotFoundException e) {
+            System.err.println("mcp-policy: the policy command line is not part of this build (" + CLI_CLASS + ")");
+            System.exit(2);
+            return;
+        }
+        try {
+            cli.getMethod("main", String[].class).invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.mcppolicy.agent;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * The doorman: the only class the JVM calls at {@code -javaagent} (or attach) time.
+ *
+ * <p>Rules for this class, as Datadog's and OpenTelemetry's agents write them down: it guards against
+ * a second start, catches every {@code Throwable}, prints only to {@code System.err} and hands over.
+ * No logging framework, no NIO, no JMX, no Byte Buddy here: all of that would run before the app's
+ * {@code main} and slow down or break every JVM the agent is put on, MCP or not.
+ */
+public final class AgentPremain {
+    private static final String STARTED = "dev.mcppolicy.agent.started";
+
+    private AgentPremain() {
+    }
+
+    public static void premain(String args, Instrumentation inst) {
+        start(args, inst, false);
+    }
+
+    public static void agentmain(String args, Instrumentation inst) {
+        start(args, inst, true);
+    }
+
+    private static void start(String args, Instrumentation inst, boolean lateAttach) {
+        try {
+            if (System.getProperties().putIfAbsent(STARTED, "true") != null) {
+                System.err.println("[mcp-policy] WARN agent already started in this JVM; ignoring the second start");
+                return;
+            }
+            Agent.start(args, inst, lateAttach);
+        } catch (Throwable t) {
+            System.err.println("[mcp-policy] ERROR agent failed to start; MCP tool calls are NOT policed: " + t);
+            t.printStackTrace(System.err);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.mcppolicy.agent;
+
+import java.util.Set;
+
+/**
+ * The internal names of the SDK types the hooks apply to, as plain strings: the premain-time filter
+ * must not load Byte Buddy to learn them. {@code HookInstaller} checks that its instrumentations agree.
+ */
+public final class HookedTypes {
+    public static final Set<String> INTERNAL_NAMES = Set.of(
+            "io/modelcontextprotocol/server/McpAsyncServer",
+            "io/modelcontextprotocol/server/McpStatelessAsyncServer",
+            "io/modelcontextprotocol/client/McpAsyncClient");
+
+    private HookedTypes() {
+    }
+}

@@ -1,0 +1,100 @@
+package dev.mcppolicy.agent;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import dev.mcppolicy.agent.instrumentation.HookInstaller;
+import dev.mcppolicy.agent.log.DecisionLog;
+import java.util.Set;
+
+/**
+ * The only transformer registered at premain: a string-prefix check per loaded class and nothing
+ * else, so a JVM without the MCP SDK pays almost nothing. The first {@code io/modelcontextprotocol/}
+ * class wakes it up: it then builds the real (Byte Buddy) transformer, before the SDK's dispatch
+ * classes load, and hands it exactly the classes it hooks.
+ */
+final class LazyInstaller implements ClassFileTransformer {
+    static final String SDK_PREFIX = "io/modelcontextprotocol/";
+
+    private final Instrumentation inst;
+    private final PolicyHolder policy;
+    private final DecisionLog log;
+    private volatile Activated active;
+    private boolean activating;
+
+    LazyInstaller(Instrumentation inst, PolicyHolder policy, DecisionLog log) {
+        this.inst = inst;
+        this.policy = policy;
+        this.log = log;
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (className == null || !className.startsWith(SDK_PREFIX)) {
+            return null;
+        }
+        Activated current = active != null ? active : activate();
+        if (current == null || !current.hookedTypes.contains(className)) {
+            return null;
+        }
+        try {
+            return current.transformer.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+        } catch (Throwable t) {
+            Diagnostics.adviceError("instrumenting " + className.replace('/', '.') + " (its calls are NOT policed)", t);
+            return null;
+        }
+    }
+
+    /** Wakes up now (late attach: the SDK may already be loaded). */
+    Activated activate() {
+        synchronized (this) {
+            if (active != null || activating) {
+                return active;
+            }
+            activating = true;
+            try {
+                active = install();
+            } catch (Throwable t) {
+                Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
+                t.printStackTrace(System.err);
+            } finally {
+                activating = false;
+            }
+            return active;
+        }
+    }
+
+    /** Bridge on the boot class path, hooks plugged into it, then Byte Buddy. */
+    private Activated install() throws java.io.IOException {
+        long started = System.nanoTime();
+        BridgeJar.appendToBootstrap(inst);
+        BridgeWiring.install(policy, log);
+        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
+        Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        return new Activated(hooks, HookedTypes.INTERNAL_NAMES);
+    }
+
+    /** The real transformer and the internal names of the types it hooks. */
+    static final class Activated {
+        final ClassFileTransformer transformer;
+        final Set<String> hookedTypes;
+
+        Activated(ClassFileTransformer transformer, Set<String> hookedTypes) {
+            this.transformer = transformer;
+            this.hookedTypes = hookedTypes;
+        }
+    }
+
+    static void retransformLoaded(Instrumentation inst, Set<String> hookedTypes) {
+        for (Class<?> type : inst.getAllLoadedClasses()) {
+            if (hookedTypes.contains(type.getName().replace('.', '/')) && inst.isModifiableClass(type)) {
+                try {
+                    inst.retransformClasses(type);
+                } catch (Throwable t) {
+                    Diagnostics.adviceError("retransforming " + type.getName() + " (its calls are NOT policed)", t);
+                }
+            }
+        }
+    }
+}

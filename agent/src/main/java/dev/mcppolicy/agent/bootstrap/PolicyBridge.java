@@ -1,0 +1,64 @@
+package dev.mcppolicy.agent.bootstrap;
+
+/**
+ * The one class inlined advice calls. It is appended to the bootstrap class loader so that advice
+ * woven into an MCP class resolves it from any class loader (an app server's, Spring Boot's nested
+ * jars, an isolated plugin loader). It therefore uses JDK types only: SDK objects pass through as
+ * {@code Object} and the agent-side {@link Hooks} does the work.
+ *
+ * <p>Each method returns the value the hooked method must return instead ({@code null} from
+ * {@link #serverCall} means "run the tool"). No method throws: a failure inside the hooks is reported
+ * by the hooks themselves and answered according to {@code on_error}.
+ */
+public final class PolicyBridge {
+    private static volatile Hooks hooks;
+
+    private PolicyBridge() {
+    }
+
+    /** Called once by the agent before any MCP class is transformed. */
+    public static void install(Hooks installed) {
+        hooks = installed;
+    }
+
+    /** Server {@code tools/call}: {@code null} to run the tool, else the {@code Mono} to answer with. */
+    public static Object serverCall(Object exchangeOrContext, Object params) {
+        return hooks().serverCall(exchangeOrContext, params);
+    }
+
+    /** Server {@code tools/list}: the {@code Mono<ListToolsResult>} to answer with. */
+    public static Object serverList(Object exchangeOrContext, Object result) {
+        return hooks().serverList(exchangeOrContext, result);
+    }
+
+    /** Client {@code callTool}: the {@code Mono<CallToolResult>} to return, deciding at subscription. */
+    public static Object clientCall(Object client, Object request, Object result) {
+        return hooks().clientCall(client, request, result);
+    }
+
+    /** Client {@code listTools}: the {@code Mono<ListToolsResult>} to return. */
+    public static Object clientList(Object client, Object result) {
+        return hooks().clientList(client, result);
+    }
+
+    private static Hooks hooks() {
+        Hooks current = hooks;
+        if (current == null) {
+            // Unreachable by construction (install() runs before the first transformation); a loud
+            // error beats a silent allow.
+            throw new IllegalStateException("mcp-policy agent bridge used before it was installed");
+        }
+        return current;
+    }
+
+    /** What the agent plugs into the bridge; see the bridge's methods for the contract. */
+    public interface Hooks {
+        Object serverCall(Object exchangeOrContext, Object params);
+
+        Object serverList(Object exchangeOrContext, Object result);
+
+        Object clientCall(Object client, Object request, Object result);
+
+        Object clientList(Object client, Object result);
+    }
+}

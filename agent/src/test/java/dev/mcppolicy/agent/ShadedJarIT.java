@@ -1,0 +1,61 @@
+package dev.mcppolicy.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/** The packaged agent jar: nothing outside our package leaks onto an app's class path, and the manifest makes it an agent. */
+class ShadedJarIT {
+    private static JarFile jar() throws Exception {
+        return new JarFile(Path.of(System.getProperty("agent.jar", "target/mcp-policy-agent.jar")).toFile());
+    }
+
+    @Test
+    void hasNoRootEntryOutsideOurPackageAndMetaInf() throws Exception {
+        List<String> strays = new ArrayList<>();
+        try (JarFile jar = jar()) {
+            for (var entry : Collections.list(jar.entries())) {
+                String name = entry.getName();
+                if (!name.startsWith("META-INF/") && !name.startsWith("dev/mcppolicy/") && !name.equals("dev/")) {
+                    strays.add(name);
+                }
+                if (name.startsWith("META-INF/versions/") && name.endsWith(".class")) {
+                    String inner = name.replaceFirst("^META-INF/versions/\\d+/", "");
+                    if (!inner.startsWith("dev/mcppolicy/")) {
+                        strays.add(name);
+                    }
+                }
+            }
+        }
+        assertThat(strays).isEmpty();
+    }
+
+    @Test
+    void relocatesEveryBundledLibraryUnderTheShadedPackage() throws Exception {
+        try (JarFile jar = jar()) {
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/net/bytebuddy/ByteBuddy.class")).isNotNull();
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class")).isNotNull();
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/github/benmanes/caffeine/cache/Caffeine.class")).isNotNull();
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/google/re2j/Pattern.class")).isNotNull();
+            assertThat(jar.getEntry("dev/mcppolicy/engine/PolicyEngine.class")).isNotNull();
+        }
+    }
+
+    @Test
+    void declaresItselfAnAgentWithTheCliAsMain() throws Exception {
+        try (JarFile jar = jar()) {
+            Attributes main = jar.getManifest().getMainAttributes();
+            assertThat(main.getValue("Premain-Class")).isEqualTo(AgentPremain.class.getName());
+            assertThat(main.getValue("Agent-Class")).isEqualTo(AgentPremain.class.getName());
+            assertThat(main.getValue("Main-Class")).isEqualTo(AgentMain.class.getName());
+            assertThat(main.getValue("Can-Retransform-Classes")).isEqualTo("true");
+            assertThat(main.getValue("Can-Redefine-Classes")).isEqualTo("true");
+        }
+    }
+}

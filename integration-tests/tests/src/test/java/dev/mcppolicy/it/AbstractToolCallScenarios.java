@@ -1,0 +1,163 @@
+package dev.mcppolicy.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every issue-3 scenario against one SDK version and transport: a fixture client JVM and a fixture
+ * server JVM, both started once for the class with the real shaded agent and a policy file in their
+ * working directories. Nothing is wired by hand; the agent finds everything itself.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractToolCallScenarios {
+    private McpPair pair;
+
+    abstract String sdkVersion();
+
+    abstract String transport();
+
+    /** Whether the fixtures use the SDK's async server and client rather than the sync facades over them. */
+    boolean async() {
+        return false;
+    }
+
+    /** Stateful transports carry a session id and clientInfo; the stateless one carries neither. */
+    boolean hasSessionIdentity() {
+        return !"stateless".equals(transport());
+    }
+
+    @BeforeAll
+    void startFixtures() throws Exception {
+        pair = McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), async(), Policies.SERVER, Policies.CLIENT, "", "");
+    }
+
+    @AfterAll
+    void stopFixturesAndCheckAgentHealth() throws Exception {
+        try {
+            assertThat(pair.serverLog()).as("server agent errors\n%s", pair.dump())
+                    .noneMatch(line -> line.contains("advice error") || line.contains("NOT instrumented")
+                            || line.contains("NOT policed"));
+            assertThat(pair.clientLog()).as("client agent errors\n%s", pair.dump())
+                    .noneMatch(line -> line.contains("advice error") || line.contains("NOT instrumented")
+                            || line.contains("NOT policed"));
+        } finally {
+            pair.close();
+        }
+    }
+
+    @Test
+    void hooksTheServerAndTheClientOfThisSdkVersion() throws Exception {
+        pair.sync();
+        assertThat(pair.serverLog()).as(pair.dump()).anyMatch(line -> line.matches(
+                "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.server\\.Mcp(Stateless)?AsyncServer \\(mcp(-core)? "
+                        + java.util.regex.Pattern.quote(sdkVersion()) + "\\): tools/call, tools/list"));
+        assertThat(pair.clientLog()).as(pair.dump()).anyMatch(line -> line.matches(
+                "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.client\\.McpAsyncClient \\(mcp(-core)? "
+                        + java.util.regex.Pattern.quote(sdkVersion()) + "\\): callTool, listTools"));
+        assertThat(pair.serverLog()).anyMatch(line -> line.startsWith("[mcp-policy] policy ") && line.contains("sha256="));
+    }
+
+    @Test
+    void listsOnlyToolsBothPoliciesLetThrough() throws Exception {
+        // server: secret_tool hidden, delete_everything denied, unlisted_tool default-denied;
+        // client: client_hidden hidden, wire_money denied for this server
+        assertThat(pair.list()).isEqualTo("TOOLS audit_me,echo,limited,run_command");
+    }
+
+    @Test
+    void allowsAnAllowedCallOnceOnEachSide() throws Exception {
+        pair.sync();
+        long before = count(pair.serverLog(), "decision=ALLOW tool=echo side=server");
+        assertThat(pair.call("echo", "{\"text\":\"hi\"}")).isEqualTo("RESULT isError=false text=echo: hi");
+        pair.awaitServerLog(l -> l.equals("HANDLER RAN echo {text=hi}"));
+        List<String> decisions = matching(pair.serverLog(), "decision=ALLOW tool=echo side=server");
+        assertThat(decisions).as("exactly one server decision per call\n%s", pair.dump()).hasSize((int) before + 1);
+        assertThat(matching(pair.clientLog(), "decision=ALLOW tool=echo side=client server=fixture-server"))
+                .as(pair.dump()).isNotEmpty();
+        String line = decisions.get(decisions.size() - 1);
+        assertThat(line).contains("rule=/tools/echo").contains("arg_keys=text").contains("args_sha256=").doesNotContain("hi");
+        if (hasSessionIdentity()) {
+            assertThat(line).contains("client=fixture-client").doesNotContain("session=-");
+        }
+    }
+
+    @Test
+    void deniesADefaultDeniedToolWithoutRunningItsHandler() throws Exception {
+        assertThat(pair.call("unlisted_tool", "{}")).startsWith("RESULT isError=true")
+                .contains("Policy denied tool 'unlisted_tool': ").endsWith("[rule (default)]");
+        pair.sync();
+        assertThat(pair.serverLog()).as(pair.dump()).anyMatch(l -> l.contains("decision=DENY tool=unlisted_tool side=server rule=(default)"))
+                .noneMatch(l -> l.contains("HANDLER RAN unlisted_tool"));
+    }
+
+    @Test
+    void tellsTheCallerTheReasonOfAnActionDeny() throws Exception {
+        assertThat(pair.call("delete_everything", "{}")).isEqualTo("RESULT isError=true text=Policy denied tool "
+                + "'delete_everything': destructive tools are disabled [rule /tools/delete_everything]");
+        pair.sync();
+        assertThat(pair.serverLog()).noneMatch(l -> l.contains("HANDLER RAN delete_everything"));
+    }
+
+    @Test
+    void deniesOnAnArgumentCondition() throws Exception {
+        assertThat(pair.call("run_command", "{\"command\":\"ls -l\"}")).isEqualTo("RESULT isError=false text=run_command done");
+        assertThat(pair.call("run_command", "{\"command\":\"rm -rf /\"}")).startsWith("RESULT isError=true")
+                .endsWith("[rule /tools/run_command/deny_if/0]");
+        pair.sync();
+        assertThat(count(pair.serverLog(), "HANDLER RAN run_command")).isEqualTo(1);
+    }
+
+    @Test
+    void deniesWithRetryAfterOnceTheRateLimitIsExhausted() throws Exception {
+        assertThat(pair.call("limited", "{}")).isEqualTo("RESULT isError=false text=limited done");
+        assertThat(pair.call("limited", "{}")).isEqualTo("RESULT isError=false text=limited done");
+        assertThat(pair.call("limited", "{}")).startsWith("RESULT isError=true text=Policy denied tool 'limited': ")
+                .contains("; retry after ").endsWith("[rule /tools/limited/limits/0]");
+        pair.sync();
+        assertThat(pair.serverLog()).anyMatch(l -> l.contains("decision=DENY tool=limited side=server") && l.contains("retry_after="));
+    }
+
+    @Test
+    void refusesAHiddenToolAsAnUnknownOne() throws Exception {
+        assertThat(pair.call("secret_tool", "{}")).startsWith("ERROR McpError: ").containsAnyOf("Unknown tool", "Tool not found");
+        pair.sync();
+        assertThat(pair.serverLog()).as(pair.dump()).anyMatch(l -> l.contains("decision=DENY tool=secret_tool side=server rule=(hidden)"))
+                .noneMatch(l -> l.contains("HANDLER RAN secret_tool"));
+    }
+
+    @Test
+    void neverSendsACallTheClientPolicyDenies() throws Exception {
+        assertThat(pair.call("wire_money", "{\"amount\":100}")).isEqualTo(
+                "RESULT isError=true text=Policy denied tool 'wire_money': payments need a human [rule /servers/fixture-server/tools/wire_money]");
+        // a later call on the same connection has been handled, so the server would have seen the first by now
+        pair.sync();
+        assertThat(pair.clientLog()).anyMatch(l -> l.contains("decision=DENY tool=wire_money side=client server=fixture-server"));
+        assertThat(pair.serverLog()).as(pair.dump()).noneMatch(l -> l.contains("wire_money"));
+    }
+
+    @Test
+    void monitorModeAllowsAndLogsWhatItWouldHaveDenied() throws Exception {
+        assertThat(pair.call("audit_me", "{}")).isEqualTo("RESULT isError=false text=audit_me done");
+        pair.sync();
+        assertThat(pair.serverLog()).as(pair.dump())
+                .anyMatch(l -> l.contains("decision=ALLOW would=DENY tool=audit_me side=server rule=/tools/audit_me"));
+    }
+
+    protected McpPair pair() {
+        return pair;
+    }
+
+    static long count(List<String> lines, String fragment) {
+        return lines.stream().filter(l -> l.contains(fragment)).count();
+    }
+
+    static List<String> matching(List<String> lines, String fragment) {
+        return lines.stream().filter(l -> l.contains(fragment)).collect(Collectors.toList());
+    }
+}

@@ -1,0 +1,58 @@
+package dev.mcppolicy.it;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the built agent and fixture apps are (set by failsafe), and the class path of each SDK version's fixtures. */
+final class Fixtures {
+    private Fixtures() {
+    }
+
+    static Path agentJar() {
+        Path jar = Path.of(System.getProperty("agent.jar", "../../agent/target/mcp-policy-agent.jar")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("agent jar not built: " + jar);
+        }
+        return jar;
+    }
+
+    static String javaagent(String options) {
+        return "-javaagent:" + agentJar() + (options == null || options.isEmpty() ? "" : "=" + options);
+    }
+
+    static Path fixtureModule(String sdkVersion) {
+        return Path.of(System.getProperty("fixtures.dir", "../fixtures"), "sdk-" + sdkVersion).toAbsolutePath().normalize();
+    }
+
+    /** The fixture classes plus their SDK's runtime class path. */
+    static String classPath(String sdkVersion) {
+        Path module = fixtureModule(sdkVersion);
+        Path lib = module.resolve("target/lib");
+        if (!Files.isDirectory(lib)) {
+            throw new IllegalStateException("fixture for SDK " + sdkVersion + " not built: " + lib);
+        }
+        return module.resolve("target/classes") + File.pathSeparator + lib + File.separator + "*";
+    }
+
+    /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
+    static String classesOnly(String sdkVersion) {
+        return fixtureModule(sdkVersion).resolve("target/classes").toString();
+    }
+
+    /** A fresh, empty working directory for one test's JVMs. */
+    static Path workDir(String name) throws java.io.IOException {
+        Path dir = workPath(name);
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
+        }
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    static Path workPath(String name) {
+        return Path.of(System.getProperty("work.dir", "target/it-work")).toAbsolutePath().resolve(name);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.mcppolicy.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A fixture client JVM talking to a fixture server JVM, both with the real agent, each with its own
+ * working directory and policy. Over stdio the client spawns the server and relays its stderr as
+ * {@code SERVER| ...} lines; over HTTP the server is a JVM of its own.
+ */
+final class McpPair implements AutoCloseable {
+    static final String SERVER_MARK = "SERVER| ";
+
+    private final ForkedJvm client;
+    private final ForkedJvm server;
+    private final AtomicInteger answered = new AtomicInteger();
+    private final AtomicInteger syncs = new AtomicInteger();
+    private boolean clientLogIsOff;
+
+    private McpPair(ForkedJvm client, ForkedJvm server) {
+        this.client = client;
+        this.server = server;
+    }
+
+    static McpPair start(String name, String sdkVersion, String transport, String serverPolicy, String clientPolicy,
+            String serverAgentOptions, String clientAgentOptions) throws IOException {
+        return start(name, sdkVersion, transport, false, serverPolicy, clientPolicy, serverAgentOptions, clientAgentOptions);
+    }
+
+    /** @param async use the SDK's async server and async client instead of the sync facades */
+    static McpPair start(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
+            String clientPolicy, String serverAgentOptions, String clientAgentOptions) throws IOException {
+        Path root = Fixtures.workDir(name);
+        Path serverDir = Files.createDirectories(root.resolve("server"));
+        Path clientDir = Files.createDirectories(root.resolve("client"));
+        Files.writeString(serverDir.resolve("mcp-policy.json"), serverPolicy);
+        Files.writeString(clientDir.resolve("mcp-policy.json"), clientPolicy);
+        String classPath = Fixtures.classPath(sdkVersion);
+        String serverAgent = Fixtures.javaagent(serverAgentOptions);
+        String mode = "-Dfixture.async=" + async;
+        List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions), mode);
+        ForkedJvm server = null;
+        List<String> clientArgs = new ArrayList<>();
+        clientArgs.add(transport);
+        if ("stdio".equals(transport)) {
+            clientArgs.add("sh");
+            clientArgs.add("-c");
+            clientArgs.add("cd '" + serverDir + "' && exec '" + ForkedJvm.javaExecutable() + "' '" + serverAgent
+                    + "' " + mode + " -cp '" + classPath + "' fixture.FixtureServer stdio");
+        } else {
+            server = ForkedJvm.start(name + "-server", serverDir, List.of(serverAgent, mode), classPath, "fixture.FixtureServer",
+                    List.of(transport));
+            String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
+            clientArgs.add("http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim());
+        }
+        ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, clientJvm, classPath, "fixture.FixtureClient", clientArgs);
+        McpPair pair = new McpPair(client, server);
+        pair.clientLogIsOff = clientAgentOptions.contains("log=off");
+        client.awaitStdout(0, line -> line.equals(">> READY"));
+        return pair;
+    }
+
+    /** {@code RESULT isError=... text=...} or {@code ERROR ...}. */
+    String call(String tool, String json) throws IOException {
+        return command("call " + tool + " " + json);
+    }
+
+    String list() throws IOException {
+        return command("list");
+    }
+
+    private synchronized String command(String command) throws IOException {
+        int from = client.stdout().size();
+        client.send(command);
+        String answer = client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY"));
+        answered.incrementAndGet();
+        return answer.substring(3);
+    }
+
+    /** Waits until a server stderr line matches; stderr arrives independently of the client's answers. */
+    void awaitServerLog(Predicate<String> match) {
+        if (server != null) {
+            server.awaitStderr(match);
+        } else {
+            client.awaitStderr(line -> line.startsWith(SERVER_MARK) && match.test(line.substring(SERVER_MARK.length())));
+        }
+    }
+
+    void awaitClientLog(Predicate<String> match) {
+        client.awaitStderr(line -> !line.startsWith(SERVER_MARK) && match.test(line));
+    }
+
+    /**
+     * Makes the server log complete up to now: an allowed echo with a fresh marker, then a wait for its
+     * handler's line, which the server writes after everything it wrote for earlier calls.
+     */
+    void sync() throws IOException {
+        String marker = "sync-" + syncs.incrementAndGet();
+        String answer = call("echo", "{\"text\":\"" + marker + "\"}");
+        if (!answer.equals("RESULT isError=false text=echo: " + marker)) {
+            throw new AssertionError("sync call was not answered as expected: " + answer + "\n" + dump());
+        }
+        awaitServerLog(line -> line.startsWith("HANDLER RAN echo ") && line.contains(marker));
+        awaitClientLog(line -> line.contains("decision=ALLOW tool=echo side=client") || clientLogIsOff);
+    }
+
+    /** The server JVM's stderr: its own process's, or the lines the stdio client relayed. */
+    List<String> serverLog() {
+        if (server != null) {
+            return server.stderr();
+        }
+        List<String> lines = new ArrayList<>();
+        for (String line : client.stderr()) {
+            if (line.startsWith(SERVER_MARK)) {
+                lines.add(line.substring(SERVER_MARK.length()));
+            }
+        }
+        return lines;
+    }
+
+    /** The client JVM's own stderr, without relayed server lines. */
+    List<String> clientLog() {
+        List<String> lines = new ArrayList<>();
+        for (String line : client.stderr()) {
+            if (!line.startsWith(SERVER_MARK)) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    boolean serverAlive() {
+        return server == null ? client.isAlive() : server.isAlive();
+    }
+
+    String dump() {
+        return client.dump() + (server == null ? "" : "\n" + server.dump());
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (client.isAlive()) {
+                client.send("quit");
+                client.waitForExit();
+            }
+        } catch (IOException | InterruptedException | AssertionError e) {
+            // closing anyway
+        } finally {
+            client.close();
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+}

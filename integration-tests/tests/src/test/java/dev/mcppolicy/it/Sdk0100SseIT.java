@@ -1,0 +1,13 @@
+package dev.mcppolicy.it;
+
+class Sdk0100SseIT extends AbstractToolCallScenarios {
+    @Override
+    String sdkVersion() {
+        return "0.10.0";
+    }
+
+    @Override
+    String transport() {
+        return "sse";
+    }
+}

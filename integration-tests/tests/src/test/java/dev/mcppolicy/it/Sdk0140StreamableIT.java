@@ -1,0 +1,13 @@
+package dev.mcppolicy.it;
+
+class Sdk0140StreamableIT extends AbstractToolCallScenarios {
+    @Override
+    String sdkVersion() {
+        return "0.14.0";
+    }
+
+    @Override
+    String transport() {
+        return "streamable";
+    }
+}
