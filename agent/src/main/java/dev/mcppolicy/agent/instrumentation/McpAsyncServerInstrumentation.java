@@ -23,11 +23,15 @@ public final class McpAsyncServerInstrumentation implements TypeInstrumentation 
                 new Hook("tools/list", SdkMatchers.handlerLambda("toolsListRequestHandler"), ListAdvice.class, 1));
     }
 
-    /** A denial skips the handler lambda and returns the bridge's answer instead. */
+    /**
+     * A denial skips the handler lambda and returns the bridge's answer instead. Argument 0 is the
+     * exchange (stateful server) or the transport context (stateless server): typed {@code Object},
+     * one advice serves both.
+     */
     public static class CallAdvice {
         @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
-        public static Object enter(@Advice.Argument(0) Object exchange, @Advice.Argument(1) Object params) {
-            return PolicyBridge.serverCall(exchange, params);
+        public static Object enter(@Advice.Argument(0) Object exchangeOrContext, @Advice.Argument(1) Object params) {
+            return PolicyBridge.serverCall(exchangeOrContext, params);
         }
 
         @Advice.OnMethodExit
@@ -42,9 +46,9 @@ public final class McpAsyncServerInstrumentation implements TypeInstrumentation 
     /** The list result is mapped to a copy without hidden and outright-denied tools. */
     public static class ListAdvice {
         @Advice.OnMethodExit
-        public static void exit(@Advice.Argument(0) Object exchange,
+        public static void exit(@Advice.Argument(0) Object exchangeOrContext,
                 @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object returned) {
-            returned = PolicyBridge.serverList(exchange, returned);
+            returned = PolicyBridge.serverList(exchangeOrContext, returned);
         }
     }
 }
