@@ -86,6 +86,33 @@ public final class ForkedProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until {@code count} stderr lines match {@code pattern} (more may follow) and returns the
+     * matching lines seen so far.
+     */
+    public synchronized List<String> awaitStderrLines(Pattern pattern, int count, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> matching = new ArrayList<>();
+        int seen = 0;
+        while (true) {
+            for (; seen < stderr.size(); seen++) {
+                if (pattern.matcher(stderr.get(seen)).find()) {
+                    matching.add(stderr.get(seen));
+                }
+            }
+            if (matching.size() >= count) {
+                return matching;
+            }
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0 || !process.isAlive() && seen == stderr.size()) {
+                throw new AssertionError(count + " stderr lines matching " + pattern + " expected within " + timeout
+                        + ", found " + matching.size() + "; stderr so far:\n" + String.join("\n", stderr));
+            }
+            wait(Math.min(left, 200));
+        }
+    }
+
     /** Waits for the process to end and returns its exit status. */
     int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -1,6 +1,7 @@
 package dev.mcppolicy.demo.conformance;
 
 import dev.mcppolicy.demo.ForkedProcess;
+import dev.mcppolicy.demo.peers.Peers;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
 import java.io.IOException;
@@ -22,15 +23,14 @@ import java.util.stream.Stream;
  * from the demo jar. The JVM options are the caller's, so the same run can be made with and without
  * {@code -javaagent} and the two outcomes compared.
  *
- * <p>The suite comes from the peers directory that {@code .ci/install-peers.sh} fills:
- * {@code $MCP_PEERS_DIR}, else {@code $HOME/.cache/mcp-peers}. Installing it is not a test's job.
+ * <p>The suite comes from the peers directory that {@code .ci/install-peers.sh} fills (see {@link Peers}).
+ * Installing it is not a test's job.
  */
 public final class ConformanceRun {
     private static final Pattern LISTENING = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+/mcp)");
     /** Each scenario writes {@code server-SCENARIO-TIMESTAMP/checks.json} into the output directory. */
     private static final Pattern SCENARIO_DIR =
             Pattern.compile("server-(.+)-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z");
-    private static final String INSTALL_HINT = "; install the third-party peers first: bash .ci/install-peers.sh (MCP_PEERS_DIR chooses where)";
     private static final Duration STARTUP = Duration.ofSeconds(60);
     private static final Duration SUITE = Duration.ofMinutes(5);
 
@@ -78,7 +78,7 @@ public final class ConformanceRun {
                     .redirectOutput(outputDir.resolve("suite-output.txt").toFile())
                     .start();
         } catch (IOException e) {
-            throw new AssertionError("cannot start node (" + e.getMessage() + ")" + INSTALL_HINT, e);
+            throw new AssertionError("cannot start node (" + e.getMessage() + ")" + Peers.INSTALL_HINT, e);
         }
         if (!node.waitFor(SUITE.toMillis(), TimeUnit.MILLISECONDS)) {
             node.destroyForcibly();
@@ -121,22 +121,7 @@ public final class ConformanceRun {
     }
 
     private static Path conformanceScript() throws IOException {
-        String dir = System.getenv("MCP_PEERS_DIR");
-        Path peers = dir != null && !dir.isBlank() ? Path.of(dir)
-                : Path.of(System.getProperty("user.home"), ".cache", "mcp-peers");
-        Path env = peers.resolve("peers.env");
-        if (!Files.isRegularFile(env)) {
-            throw new AssertionError("no " + env + INSTALL_HINT);
-        }
-        Path script = Files.readAllLines(env).stream()
-                .filter(line -> line.startsWith("MCP_CONFORMANCE="))
-                .map(line -> Path.of(line.substring("MCP_CONFORMANCE=".length()).trim()))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError(env + " names no MCP_CONFORMANCE" + INSTALL_HINT));
-        if (!Files.isRegularFile(script)) {
-            throw new AssertionError("the conformance suite is missing: " + script + INSTALL_HINT);
-        }
-        return script;
+        return Peers.path("MCP_CONFORMANCE");
     }
 
     private static void deleteRecursively(Path dir) throws IOException {
