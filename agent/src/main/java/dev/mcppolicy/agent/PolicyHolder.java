@@ -122,6 +122,17 @@ public final class PolicyHolder {
         }
     }
 
+    /** Whether deciding this tool needs its advertised input schema; never throws. */
+    public boolean needsInputSchema(Side side, String server, String tool) {
+        PolicyEngine engine = current().engine;
+        try {
+            return engine != null && engine.needsInputSchema(side, server, tool);
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("policy engine checking " + tool, e);
+            return false;
+        }
+    }
+
     private Decision unavailable(String reason) {
         String text = "policy unavailable: " + reason;
         return failOpen ? Decision.errorAllowed(text) : Decision.error(text);

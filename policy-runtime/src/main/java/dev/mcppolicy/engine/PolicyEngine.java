@@ -31,6 +31,12 @@ public interface PolicyEngine {
      */
     boolean isListed(Side side, String server, String tool);
 
+    /**
+     * Whether deciding this tool needs the tool's advertised input schema ({@code "arguments":
+     * "input_schema"}), so that a caller fetches it only then.
+     */
+    boolean needsInputSchema(Side side, String server, String tool);
+
     Policy policy();
 
     /** The rate-limit store this engine counts in. */

@@ -202,6 +202,28 @@ class PolicyEngineTest {
     }
 
     @Test
+    void saysWhichToolsNeedTheirAdvertisedInputSchema() {
+        PolicyEngine engine = engine("""
+                version: "1"
+                hide: [hidden]
+                tools:
+                  echo: {arguments: input_schema}
+                  "e*": {}
+                  off: {action: deny, arguments: input_schema}
+                  hidden: {arguments: input_schema}
+                servers:
+                  s: {tools: {echo: {}}}
+                """);
+        assertThat(engine.needsInputSchema(Side.SERVER, null, "echo")).isTrue();
+        assertThat(engine.needsInputSchema(Side.SERVER, null, "edit")).isFalse();
+        assertThat(engine.needsInputSchema(Side.SERVER, null, "off")).as("denied before any schema").isFalse();
+        assertThat(engine.needsInputSchema(Side.SERVER, null, "hidden")).isFalse();
+        assertThat(engine.needsInputSchema(Side.SERVER, null, "unknown")).isFalse();
+        assertThat(engine.needsInputSchema(Side.CLIENT, "s", "echo")).as("the server section's rule wins").isFalse();
+        assertThat(engine.needsInputSchema(Side.CLIENT, "other", "echo")).isTrue();
+    }
+
+    @Test
     void monitorModeAllowsAndReportsWhatWouldHaveBeenDenied() {
         PolicyEngine engine = engine("""
                 version: "1"

@@ -21,9 +21,12 @@ public final class PolicyBridge {
         hooks = installed;
     }
 
-    /** Server {@code tools/call}: {@code null} to run the tool, else the {@code Mono} to answer with. */
-    public static Object serverCall(Object exchangeOrContext, Object params) {
-        return hooks().serverCall(exchangeOrContext, params);
+    /**
+     * Server {@code tools/call}: {@code null} to run the tool, else the {@code Mono} to answer with.
+     * {@code server} is the {@code McpAsyncServer} / {@code McpStatelessAsyncServer}, or {@code null}.
+     */
+    public static Object serverCall(Object server, Object exchangeOrContext, Object params) {
+        return hooks().serverCall(server, exchangeOrContext, params);
     }
 
     /** Server {@code tools/list}: the {@code Mono<ListToolsResult>} to answer with. */
@@ -53,7 +56,7 @@ public final class PolicyBridge {
 
     /** What the agent plugs into the bridge; see the bridge's methods for the contract. */
     public interface Hooks {
-        Object serverCall(Object exchangeOrContext, Object params);
+        Object serverCall(Object server, Object exchangeOrContext, Object params);
 
         Object serverList(Object exchangeOrContext, Object result);
 

@@ -30,8 +30,9 @@ public final class McpAsyncServerInstrumentation implements TypeInstrumentation 
      */
     public static class CallAdvice {
         @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
-        public static Object enter(@Advice.Argument(0) Object exchangeOrContext, @Advice.Argument(1) Object params) {
-            return PolicyBridge.serverCall(exchangeOrContext, params);
+        public static Object enter(@Advice.This(optional = true) Object server,
+                @Advice.Argument(0) Object exchangeOrContext, @Advice.Argument(1) Object params) {
+            return PolicyBridge.serverCall(server, exchangeOrContext, params);
         }
 
         @Advice.OnMethodExit

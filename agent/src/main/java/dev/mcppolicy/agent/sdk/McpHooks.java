@@ -30,14 +30,15 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     @Override
-    public Object serverCall(Object exchangeOrContext, Object params) {
+    public Object serverCall(Object server, Object exchangeOrContext, Object params) {
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
         String tool = "?";
         try {
             tool = SdkAccess.toolName(params);
             Map<String, ?> arguments = SdkAccess.arguments(params);
+            Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, tool) ? SdkAccess.inputSchema(server, tool) : null;
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
-                    SdkAccess.sessionId(exchangeOrContext), SdkAccess.clientId(exchangeOrContext), null);
+                    SdkAccess.sessionId(exchangeOrContext), SdkAccess.clientId(exchangeOrContext), inputSchema);
             Decision decision = decide(call, sdk);
             if (!decision.isDenied()) {
                 return null;

@@ -195,6 +195,44 @@ public final class SdkAccess {
         return canonical.newInstance(values);
     }
 
+    /**
+     * The {@code inputSchema} a server advertises for {@code tool}, as a JSON-like map, or {@code null}
+     * when it cannot be found (the engine then denies an {@code input_schema} rule: fail closed). Found in
+     * the server's {@code tools} list of tool specifications; {@code Tool.inputSchema()} is a {@code Map}
+     * from SDK 2.1 and a {@code McpSchema.JsonSchema} record before.
+     */
+    public static Map<String, ?> inputSchema(Object server, String tool) {
+        Object specifications = server == null ? null : field(server, "tools");
+        if (!(specifications instanceof Iterable<?> all)) {
+            return null;
+        }
+        for (Object specification : all) {
+            Object definition = call(specification, "tool");
+            if (definition != null && tool.equals(call(definition, "name"))) {
+                return schemaAsMap(call(definition, "inputSchema"));
+            }
+        }
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> schemaAsMap(Object schema) {
+        if (schema == null || schema instanceof Map<?, ?>) {
+            return (Map<String, ?>) schema;
+        }
+        if (!schema.getClass().isRecord()) {
+            return null;
+        }
+        Map<String, Object> map = new java.util.LinkedHashMap<>();
+        for (java.lang.reflect.RecordComponent component : schema.getClass().getRecordComponents()) {
+            Object value = invoke(component.getAccessor(), schema);
+            if (value != null) {
+                map.put(component.getName().equals("defs") ? "$defs" : component.getName(), value);
+            }
+        }
+        return map;
+    }
+
     private static Object call(Object target, String name) {
         if (target == null) {
             return null;

@@ -114,6 +114,15 @@ abstract class AbstractToolCallScenarios {
     }
 
     @Test
+    void validatesArgumentsAgainstTheToolsAdvertisedInputSchema() throws Exception {
+        assertThat(pair.call("echo", "{\"text\":42}")).isEqualTo("RESULT isError=true text=Policy denied tool "
+                + "'echo': arguments do not match the schema: at /text: expected string, got number"
+                + " [rule /tools/echo/arguments]");
+        pair.sync();
+        assertThat(pair.serverLog()).noneMatch(l -> l.contains("HANDLER RAN echo {text=42}"));
+    }
+
+    @Test
     void deniesWithRetryAfterOnceTheRateLimitIsExhausted() throws Exception {
         assertThat(pair.call("limited", "{}")).isEqualTo("RESULT isError=false text=limited done");
         assertThat(pair.call("limited", "{}")).isEqualTo("RESULT isError=false text=limited done");

@@ -9,7 +9,7 @@ final class Policies {
               "default": "deny",
               "hide": ["secret_tool"],
               "tools": {
-                "echo": {},
+                "echo": { "arguments": "input_schema" },
                 "wire_money": {},
                 "client_hidden": {},
                 "secret_tool": {},

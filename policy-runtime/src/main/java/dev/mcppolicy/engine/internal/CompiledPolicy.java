@@ -85,6 +85,19 @@ public final class CompiledPolicy implements PolicyEngine {
         return !rule.deniesOutright();
     }
 
+    @Override
+    public boolean needsInputSchema(Side side, String server, String tool) {
+        RuleSet section = section(side, server);
+        if (top.hides(tool) || section != null && section.hides(tool)) {
+            return false;
+        }
+        CompiledRule rule = section == null ? null : section.find(tool);
+        if (rule == null) {
+            rule = top.find(tool);
+        }
+        return rule != null && rule.validatesInputSchema();
+    }
+
     private RuleSet section(Side side, String server) {
         return side == Side.CLIENT && server != null && !servers.isEmpty() ? servers.get(server) : null;
     }

@@ -128,6 +128,10 @@ final class CompiledRule {
                 + " characters, the most a policy condition inspects", 0);
     }
 
+    boolean validatesInputSchema() {
+        return validateInputSchema && action != Action.DENY;
+    }
+
     boolean deniesOutright() {
         return action == Action.DENY && mode == Mode.ENFORCE;
     }
