@@ -1,6 +1,7 @@
 package dev.mcppolicy.condition;
 
 import com.google.re2j.Pattern;
+import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.json.JsonValues;
 import dev.mcppolicy.policy.Condition;
 import dev.mcppolicy.policy.Op;
@@ -143,7 +144,7 @@ public final class ArgumentCondition {
         StringBuilder text = new StringBuilder(source.path()).append(' ').append(op.word());
         if (op != Op.EXISTS || Boolean.FALSE.equals(value)) {
             text.append(' ');
-            dev.mcppolicy.json.CanonicalJson.write(value, text);
+            CanonicalJson.write(value, text);
         }
         return text.toString();
     }

@@ -1,5 +1,6 @@
 package dev.mcppolicy.engine;
 
+import dev.mcppolicy.ratelimit.RateLimitStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcppolicy.time.ManualClock;
@@ -296,7 +297,7 @@ class PolicyEngineTest {
                 tools:
                   a: {require: [{path: q, op: regex, value: "^[a-z]+$"}]}
                   b: {deny_if: [{path: q, op: contains, value: "DROP"}]}
-                """), clock, new EngineOptions(dev.mcppolicy.ratelimit.RateLimitStore.inMemory(clock), 16));
+                """), clock, new EngineOptions(RateLimitStore.inMemory(clock), 16));
         String big = "a".repeat(17);
         assertThat(engine.decide(call("a", Map.of("q", "abc"))).effect()).isEqualTo(Effect.ALLOW);
         Decision a = engine.decide(call("a", Map.of("q", big)));

@@ -1,14 +1,13 @@
 package dev.mcppolicy.agent.sdk;
 
+import dev.mcppolicy.json.CanonicalJson;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +94,7 @@ public final class SdkAccess {
         for (String key : PRINCIPAL_KEYS) {
             Object value = invoke(method(context.getClass(), "get", String.class), context, key);
             if (value != null && !value.toString().isEmpty()) {
-                return "principal:" + sha256(value.toString()).substring(0, 16);
+                return "principal:" + CanonicalJson.sha256Hex(value.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
             }
         }
         return null;
@@ -223,8 +222,8 @@ public final class SdkAccess {
         if (!schema.getClass().isRecord()) {
             return null;
         }
-        Map<String, Object> map = new java.util.LinkedHashMap<>();
-        for (java.lang.reflect.RecordComponent component : schema.getClass().getRecordComponents()) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (RecordComponent component : schema.getClass().getRecordComponents()) {
             Object value = invoke(component.getAccessor(), schema);
             if (value != null) {
                 map.put(component.getName().equals("defs") ? "$defs" : component.getName(), value);
@@ -288,13 +287,5 @@ public final class SdkAccess {
 
     private static String asString(Object value) {
         return value == null ? null : value.toString();
-    }
-
-    private static String sha256(String value) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

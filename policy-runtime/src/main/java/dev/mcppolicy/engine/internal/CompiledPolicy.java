@@ -53,13 +53,10 @@ public final class CompiledPolicy implements PolicyEngine {
     public Decision decide(ToolCall call) {
         String tool = call.tool();
         RuleSet section = section(call.side(), call.server());
-        if (top.hides(tool) || section != null && section.hides(tool)) {
+        if (hides(section, tool)) {
             return hidden;
         }
-        CompiledRule rule = section == null ? null : section.find(tool);
-        if (rule == null) {
-            rule = top.find(tool);
-        }
+        CompiledRule rule = ruleFor(section, tool);
         if (rule != null) {
             return rule.decide(call);
         }
@@ -68,34 +65,36 @@ public final class CompiledPolicy implements PolicyEngine {
 
     @Override
     public boolean isListed(Side side, String server, String tool) {
-        RuleSet section = section(side, server);
         if (policy.mode() == Mode.MONITOR) {
             return true;
         }
-        if (top.hides(tool) || section != null && section.hides(tool)) {
+        RuleSet section = section(side, server);
+        if (hides(section, tool)) {
             return false;
         }
-        CompiledRule rule = section == null ? null : section.find(tool);
-        if (rule == null) {
-            rule = top.find(tool);
-        }
-        if (rule == null) {
-            return defaultAction(server, section) == Action.ALLOW;
-        }
-        return !rule.deniesOutright();
+        CompiledRule rule = ruleFor(section, tool);
+        return rule == null ? defaultAction(server, section) == Action.ALLOW : !rule.deniesOutright();
     }
 
     @Override
     public boolean needsInputSchema(Side side, String server, String tool) {
         RuleSet section = section(side, server);
-        if (top.hides(tool) || section != null && section.hides(tool)) {
+        if (hides(section, tool)) {
             return false;
         }
-        CompiledRule rule = section == null ? null : section.find(tool);
-        if (rule == null) {
-            rule = top.find(tool);
-        }
+        CompiledRule rule = ruleFor(section, tool);
         return rule != null && rule.validatesInputSchema();
+    }
+
+    /** SPEC §4 step 1: hidden by the policy's {@code hide}, or by the server section's. */
+    private boolean hides(RuleSet section, String tool) {
+        return top.hides(tool) || section != null && section.hides(tool);
+    }
+
+    /** SPEC §4 step 2: the server section's rule, then the top level's; {@code null} when none names the tool. */
+    private CompiledRule ruleFor(RuleSet section, String tool) {
+        CompiledRule rule = section == null ? null : section.find(tool);
+        return rule != null ? rule : top.find(tool);
     }
 
     private RuleSet section(Side side, String server) {

@@ -16,6 +16,7 @@ import dev.mcppolicy.ratelimit.RateLimitStore;
 import dev.mcppolicy.schema.JsonSchema;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +91,7 @@ final class CompiledRule {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, Comparator.comparing(i -> merged.get(i).counter()));
+        Arrays.sort(order, Comparator.comparing(i -> merged.get(i).counter()));
         this.limits = new Limit[order.length];
         this.limitPointers = new String[order.length];
         this.limitReasons = new String[order.length];
