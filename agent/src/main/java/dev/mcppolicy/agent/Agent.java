@@ -10,7 +10,7 @@ import java.util.Properties;
 
 /**
  * Starts the agent behind the doorman: configuration, the startup summary, the policy (read on a
- * thread of its own) and the lazy hook installer. Kept free of lambdas and of Byte Buddy: everything
+ * thread of its own) and the lazy hook installer. Kept free of lambdas and of ASM: everything
  * here runs before the app's {@code main}, in every JVM the agent is put on.
  */
 final class Agent {

@@ -7,7 +7,7 @@ import java.lang.instrument.Instrumentation;
  *
  * <p>Rules for this class, as Datadog's and OpenTelemetry's agents write them down: it guards against
  * a second start, catches every {@code Throwable}, prints only to {@code System.err} and hands over.
- * No logging framework, no NIO, no JMX, no Byte Buddy here: all of that would run before the app's
+ * No logging framework, no NIO, no JMX, no ASM here: all of that would run before the app's
  * {@code main} and slow down or break every JVM the agent is put on, MCP or not.
  */
 public final class AgentPremain {

@@ -4,7 +4,7 @@ import java.util.Set;
 
 /**
  * The internal names of the SDK types the hooks apply to, as plain strings: the premain-time filter
- * must not load Byte Buddy to learn them. {@code HookInstaller} checks that its instrumentations agree.
+ * must not load the instrumentation classes to learn them. {@code HookInstaller} checks that its instrumentations agree.
  */
 public final class HookedTypes {
     public static final Set<String> INTERNAL_NAMES = Set.of(

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
  * else, so a JVM without the MCP SDK pays almost nothing. The first {@code io/modelcontextprotocol/}
- * class wakes it up: it then builds the real (Byte Buddy) transformer, before the SDK's dispatch
+ * class wakes it up: it then builds the real (ASM) transformer, before the SDK's dispatch
  * classes load, and hands it exactly the classes it hooks.
  */
 final class LazyInstaller implements ClassFileTransformer {
@@ -65,7 +65,7 @@ final class LazyInstaller implements ClassFileTransformer {
         }
     }
 
-    /** Bridge on the boot class path, hooks plugged into it, then Byte Buddy. */
+    /** Bridge on the boot class path, hooks plugged into it, then the weaving transformer. */
     private Activated install() throws java.io.IOException {
         long started = System.nanoTime();
         BridgeJar.appendToBootstrap(inst);

@@ -1,12 +1,13 @@
 package dev.mcppolicy.agent.bootstrap;
 
 /**
- * The one class inlined advice calls. It is appended to the bootstrap class loader so that advice
+ * The one class the woven hooks call. It is appended to the bootstrap class loader so that code
  * woven into an MCP class resolves it from any class loader (an app server's, Spring Boot's nested
  * jars, an isolated plugin loader). It therefore uses JDK types only: SDK objects pass through as
  * {@code Object} and the agent-side {@link Hooks} does the work.
  *
- * <p>Each method returns the value the hooked method must return instead ({@code null} from
+ * <p>The value a hooked method was about to return comes first. Each method returns the value the
+ * hooked method must return instead ({@code null} from
  * {@link #serverCall} means "run the tool"). No method throws: a failure inside the hooks is reported
  * by the hooks themselves and answered according to {@code on_error}.
  */
@@ -30,18 +31,18 @@ public final class PolicyBridge {
     }
 
     /** Server {@code tools/list}: the {@code Mono<ListToolsResult>} to answer with. */
-    public static Object serverList(Object exchangeOrContext, Object result) {
-        return hooks().serverList(exchangeOrContext, result);
+    public static Object serverList(Object result, Object exchangeOrContext) {
+        return hooks().serverList(result, exchangeOrContext);
     }
 
     /** Client {@code callTool}: the {@code Mono<CallToolResult>} to return, deciding at subscription. */
-    public static Object clientCall(Object client, Object request, Object result) {
-        return hooks().clientCall(client, request, result);
+    public static Object clientCall(Object result, Object client, Object request) {
+        return hooks().clientCall(result, client, request);
     }
 
     /** Client {@code listTools}: the {@code Mono<ListToolsResult>} to return. */
-    public static Object clientList(Object client, Object result) {
-        return hooks().clientList(client, result);
+    public static Object clientList(Object result, Object client) {
+        return hooks().clientList(result, client);
     }
 
     private static Hooks hooks() {
@@ -58,10 +59,10 @@ public final class PolicyBridge {
     public interface Hooks {
         Object serverCall(Object server, Object exchangeOrContext, Object params);
 
-        Object serverList(Object exchangeOrContext, Object result);
+        Object serverList(Object result, Object exchangeOrContext);
 
-        Object clientCall(Object client, Object request, Object result);
+        Object clientCall(Object result, Object client, Object request);
 
-        Object clientList(Object client, Object result);
+        Object clientList(Object result, Object client);
     }
 }

@@ -7,7 +7,10 @@ import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import java.util.Collections;
 import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -23,6 +26,12 @@ import java.util.function.Supplier;
 public final class McpHooks implements PolicyBridge.Hooks {
     private final PolicyHolder policy;
     private final DecisionLog log;
+    /**
+     * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
+     * validate arguments against the tool's advertised {@code inputSchema}. Weak keys: a closed client
+     * and its tools go away together.
+     */
+    private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
 
     public McpHooks(PolicyHolder policy, DecisionLog log) {
         this.policy = policy;
@@ -50,7 +59,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     @Override
-    public Object serverList(Object exchangeOrContext, Object result) {
+    public Object serverList(Object result, Object exchangeOrContext) {
         try {
             return result == null ? null : SdkAccess.monoMap(result, list -> filter(list, Side.SERVER, null));
         } catch (Throwable t) {
@@ -60,7 +69,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     @Override
-    public Object clientCall(Object client, Object request, Object result) {
+    public Object clientCall(Object result, Object client, Object request) {
         ClassLoader sdk = loaderOf(client, request);
         try {
             Supplier<Object> decideOnSubscribe = () -> decideClientCall(client, request, result, sdk);
@@ -75,8 +84,9 @@ public final class McpHooks implements PolicyBridge.Hooks {
         String tool = "?";
         try {
             tool = SdkAccess.toolName(request);
-            ToolCall call = new ToolCall(Side.CLIENT, SdkAccess.serverName(client), tool, SdkAccess.arguments(request),
-                    clientSession(client), SdkAccess.clientName(client), null);
+            String server = SdkAccess.serverName(client);
+            ToolCall call = new ToolCall(Side.CLIENT, server, tool, SdkAccess.arguments(request),
+                    clientSession(client), SdkAccess.clientName(client), listedInputSchema(client, server, tool));
             Decision decision = decide(call, sdk);
             return decision.isDenied() ? SdkAccess.deniedResult(sdk, decision.callerMessage(tool)) : result;
         } catch (Throwable t) {
@@ -86,12 +96,42 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     @Override
-    public Object clientList(Object client, Object result) {
+    public Object clientList(Object result, Object client) {
         try {
-            return result == null ? null : SdkAccess.monoMap(result, list -> filter(list, Side.CLIENT, SdkAccess.serverName(client)));
+            return result == null ? null : SdkAccess.monoMap(result, list -> {
+                remember(client, list);
+                return filter(list, Side.CLIENT, SdkAccess.serverName(client));
+            });
         } catch (Throwable t) {
             Diagnostics.adviceError("client listTools", t);
             return result;
+        }
+    }
+
+    /**
+     * The {@code inputSchema} of a tool this client has listed, when the rule needs it; {@code null}
+     * otherwise, and for a tool the client called without listing it first (the rule then denies: its
+     * arguments cannot be checked).
+     */
+    private Map<String, ?> listedInputSchema(Object client, String server, String tool) {
+        if (!policy.needsInputSchema(Side.CLIENT, server, tool)) {
+            return null;
+        }
+        Map<String, Object> tools = listedTools.get(client);
+        Object listed = tools == null ? null : tools.get(tool);
+        return listed == null ? null : SdkAccess.inputSchemaOf(listed);
+    }
+
+    private void remember(Object client, Object listToolsResult) {
+        try {
+            Map<String, Object> tools = listedTools.computeIfAbsent(client, key -> new ConcurrentHashMap<>());
+            SdkAccess.forEachTool(listToolsResult, (name, tool) -> {
+                if (name != null) {
+                    tools.put(name, tool);
+                }
+            });
+        } catch (Throwable t) {
+            Diagnostics.adviceError("client listTools (remembering input schemas)", t);
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -197,8 +198,7 @@ public final class SdkAccess {
     /**
      * The {@code inputSchema} a server advertises for {@code tool}, as a JSON-like map, or {@code null}
      * when it cannot be found (the engine then denies an {@code input_schema} rule: fail closed). Found in
-     * the server's {@code tools} list of tool specifications; {@code Tool.inputSchema()} is a {@code Map}
-     * from SDK 2.1 and a {@code McpSchema.JsonSchema} record before.
+     * the server's {@code tools} list of tool specifications.
      */
     public static Map<String, ?> inputSchema(Object server, String tool) {
         Object specifications = server == null ? null : field(server, "tools");
@@ -208,10 +208,28 @@ public final class SdkAccess {
         for (Object specification : all) {
             Object definition = call(specification, "tool");
             if (definition != null && tool.equals(call(definition, "name"))) {
-                return schemaAsMap(call(definition, "inputSchema"));
+                return inputSchemaOf(definition);
             }
         }
         return null;
+    }
+
+    /**
+     * A {@code McpSchema.Tool}'s {@code inputSchema} as a JSON-like map: a {@code Map} from SDK 2.1, a
+     * {@code McpSchema.JsonSchema} record before.
+     */
+    public static Map<String, ?> inputSchemaOf(Object tool) {
+        return schemaAsMap(call(tool, "inputSchema"));
+    }
+
+    /** Each {@code McpSchema.Tool} of a {@code ListToolsResult}, by name. */
+    public static void forEachTool(Object listToolsResult, BiConsumer<String, Object> action) {
+        Object tools = listToolsResult == null ? null : call(listToolsResult, "tools");
+        if (tools instanceof Iterable<?> all) {
+            for (Object tool : all) {
+                action.accept(asString(call(tool, "name")), tool);
+            }
+        }
     }
 
     @SuppressWarnings("unchecked")

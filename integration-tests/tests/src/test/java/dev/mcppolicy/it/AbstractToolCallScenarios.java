@@ -123,6 +123,18 @@ abstract class AbstractToolCallScenarios {
     }
 
     @Test
+    void clientValidatesArgumentsAgainstTheInputSchemaItsServerListed() throws Exception {
+        assertThat(pair.list()).contains("run_command");
+        assertThat(pair.call("run_command", "{\"command\":7}")).isEqualTo("RESULT isError=true text=Policy denied tool "
+                + "'run_command': arguments do not match the schema: at /command: expected string, got number"
+                + " [rule /servers/fixture-server/tools/run_command/arguments]");
+        pair.sync();
+        assertThat(pair.clientLog()).as(pair.dump())
+                .anyMatch(l -> l.contains("decision=DENY tool=run_command side=client server=fixture-server rule=/servers/fixture-server/tools/run_command/arguments"));
+        assertThat(pair.serverLog()).noneMatch(l -> l.contains("command=7"));
+    }
+
+    @Test
     void deniesWithRetryAfterOnceTheRateLimitIsExhausted() throws Exception {
         assertThat(pair.call("limited", "{}")).isEqualTo("RESULT isError=false text=limited done");
         assertThat(pair.call("limited", "{}")).isEqualTo("RESULT isError=false text=limited done");

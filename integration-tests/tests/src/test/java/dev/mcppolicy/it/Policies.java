@@ -30,7 +30,10 @@ final class Policies {
               "servers": {
                 "fixture-server": {
                   "default": "allow",
-                  "tools": { "wire_money": { "action": "deny", "reason": "payments need a human" } }
+                  "tools": {
+                    "wire_money": { "action": "deny", "reason": "payments need a human" },
+                    "run_command": { "arguments": "input_schema" }
+                  }
                 }
               }
             }

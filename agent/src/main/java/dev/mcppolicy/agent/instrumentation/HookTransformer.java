@@ -1,0 +1,91 @@
+package dev.mcppolicy.agent.instrumentation;
+
+import dev.mcppolicy.agent.Diagnostics;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Weaves the hooks into the SDK classes, one ASM pass per hooked class: methods no hook selects are
+ * copied as they are, byte for byte. After each class it says what was hooked, and WARNs loudly about
+ * a hook that found no method to apply to. A throwable escapes to the caller, which reports it; the
+ * class then loads unchanged.
+ */
+public final class HookTransformer implements ClassFileTransformer {
+    private final Map<String, TypeInstrumentation> byInternalName = new HashMap<>();
+
+    public HookTransformer(List<TypeInstrumentation> instrumentations) {
+        for (TypeInstrumentation instrumentation : instrumentations) {
+            byInternalName.put(instrumentation.internalName(), instrumentation);
+        }
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        TypeInstrumentation instrumentation = byInternalName.get(className);
+        if (instrumentation == null) {
+            return null;
+        }
+        ClassReader reader = new ClassReader(classfileBuffer);
+        ClassWriter writer = new ClassWriter(reader, 0);
+        Weaver weaver = new Weaver(writer, instrumentation.hooks());
+        reader.accept(weaver, 0);
+        report(className.replace('/', '.'), instrumentation.hooks(), weaver.matched, protectionDomain);
+        return weaver.woven ? writer.toByteArray() : null;
+    }
+
+    private static void report(String type, List<TypeInstrumentation.Hook> hooks, int[] matched, ProtectionDomain domain) {
+        List<String> applied = new ArrayList<>();
+        for (int i = 0; i < hooks.size(); i++) {
+            TypeInstrumentation.Hook hook = hooks.get(i);
+            if (matched[i] < hook.expected()) {
+                Diagnostics.warn("NOT instrumented: " + type + " " + SdkVersion.of(domain) + ": no method for " + hook.what()
+                        + " (expected the SDK " + McpSdkModule.VERSIONS + " shape); these calls are NOT policed");
+            } else {
+                applied.add(hook.what());
+            }
+        }
+        if (!applied.isEmpty()) {
+            Diagnostics.info("instrumented " + type + " " + SdkVersion.of(domain) + ": " + String.join(", ", applied));
+        }
+    }
+
+    /** Hands each method to the first hook whose shape it has, counting matches per hook. */
+    private static final class Weaver extends ClassVisitor {
+        private final List<TypeInstrumentation.Hook> hooks;
+        final int[] matched;
+        boolean woven;
+
+        Weaver(ClassVisitor next, List<TypeInstrumentation.Hook> hooks) {
+            super(Opcodes.ASM9, next);
+            this.hooks = hooks;
+            this.matched = new int[hooks.size()];
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+            MethodVisitor target = super.visitMethod(access, name, descriptor, signature, exceptions);
+            if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+                return target;
+            }
+            for (int i = 0; i < hooks.size(); i++) {
+                TypeInstrumentation.Hook hook = hooks.get(i);
+                if (hook.methods().matches(access, name, descriptor)) {
+                    matched[i]++;
+                    woven = true;
+                    return hook.weave().apply(target, access, descriptor);
+                }
+            }
+            return target;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.mcppolicy.agent.instrumentation;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/**
+ * Which declared methods of a hooked class a hook applies to, decided from the class file alone
+ * (access flags, name, descriptor): nothing is loaded or resolved to match.
+ */
+@FunctionalInterface
+public interface MethodShape {
+    String OBJECT = "Ljava/lang/Object;";
+    String STRING = "Ljava/lang/String;";
+    String MONO = "Lreactor/core/publisher/Mono;";
+
+    boolean matches(int access, String name, String descriptor);
+
+    /**
+     * The body of the request-handler lambda a factory such as {@code toolsCallRequestHandler()}
+     * returns: {@code private synthetic Mono lambda$toolsCallRequestHandler$N(exchangeOrContext, Object params)},
+     * static or not depending on what the lambda captures. The number changes between releases, so it
+     * is never matched; the shape selects exactly one method per factory in 0.10.0 to 2.1.0 (inner
+     * lambdas take other arguments or return other types).
+     */
+    static MethodShape handlerLambda(String factory) {
+        return new HandlerLambda("lambda$" + factory + "$");
+    }
+
+    /**
+     * A public instance method called {@code name} returning {@code returns}, taking {@code arguments}
+     * arguments (one or more when negative) whose first is {@code firstArgument} (any reference when null).
+     */
+    static MethodShape publicMethod(String name, int arguments, String firstArgument, String returns) {
+        return new PublicMethod(name, arguments, firstArgument, returns);
+    }
+
+    /** See {@link #handlerLambda}. */
+    record HandlerLambda(String prefix) implements MethodShape {
+        private static final int PRIVATE_SYNTHETIC = Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
+
+        @Override
+        public boolean matches(int access, String name, String descriptor) {
+            if ((access & PRIVATE_SYNTHETIC) != PRIVATE_SYNTHETIC || !name.startsWith(prefix)
+                    || !Type.getReturnType(descriptor).getDescriptor().equals(MONO)) {
+                return false;
+            }
+            Type[] arguments = Type.getArgumentTypes(descriptor);
+            return arguments.length == 2 && isReference(arguments[0]) && arguments[1].getDescriptor().equals(OBJECT);
+        }
+    }
+
+    /** See {@link #publicMethod}. */
+    record PublicMethod(String name, int arguments, String firstArgument, String returns) implements MethodShape {
+        @Override
+        public boolean matches(int access, String candidate, String descriptor) {
+            if ((access & (Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC)) != Opcodes.ACC_PUBLIC || !candidate.equals(name)
+                    || !Type.getReturnType(descriptor).getDescriptor().equals(returns)) {
+                return false;
+            }
+            Type[] types = Type.getArgumentTypes(descriptor);
+            return types.length >= 1 && (arguments < 0 || types.length == arguments) && isReference(types[0])
+                    && (firstArgument == null || types[0].getDescriptor().equals(firstArgument));
+        }
+    }
+
+    private static boolean isReference(Type type) {
+        return type.getSort() == Type.OBJECT || type.getSort() == Type.ARRAY;
+    }
+}

@@ -1,0 +1,268 @@
+package dev.mcppolicy.agent.instrumentation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mcppolicy.agent.bootstrap.PolicyBridge;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * The weaves on methods javac compiled in the SDK's own shapes (handler lambdas capturing {@code this}
+ * or not, a loop at a lambda's first instruction, several returns), loaded through a class loader that
+ * defines the woven bytes: the JVM verifies them, then they run against a recording bridge.
+ */
+class HookTransformerTest {
+    private final RecordingHooks bridge = new RecordingHooks();
+
+    @AfterEach
+    void uninstall() {
+        PolicyBridge.install(null);
+    }
+
+    @Test
+    void serverCallRunsTheHandlerWhenTheBridgeSaysNullAndSeesServerExchangeAndParams() throws Exception {
+        Class<?> type = wovenAs(StatefulServer.class, new McpAsyncServerInstrumentation());
+        Object server = type.getDeclaredConstructor().newInstance();
+
+        assertThat(call(server, "toolsCallRequestHandler", "exchange-1", "params-1")).isEqualTo("ran params-1");
+        assertThat(bridge.seen).containsExactly(List.of("serverCall", server, "exchange-1", "params-1"));
+        assertThat(type.getField("ran").get(server)).isEqualTo(List.of("params-1"));
+    }
+
+    @Test
+    void serverCallDenialIsReturnedAndTheHandlerNeverRuns() throws Exception {
+        Class<?> type = wovenAs(StatefulServer.class, new McpAsyncServerInstrumentation());
+        Object server = type.getDeclaredConstructor().newInstance();
+        bridge.serverCallAnswer = Mono.just("denied");
+
+        assertThat(call(server, "toolsCallRequestHandler", "exchange-1", "params-1")).isEqualTo("denied");
+        assertThat(type.getField("ran").get(server)).isEqualTo(List.of());
+    }
+
+    @Test
+    void serverCallInAStaticLambdaPassesNoServerAndKeepsALoopAtTheFirstInstruction() throws Exception {
+        Class<?> type = wovenAs(StatelessServer.class, new McpStatelessAsyncServerInstrumentation());
+        Object server = type.getDeclaredConstructor().newInstance();
+
+        assertThat(call(server, "toolsCallRequestHandler", "context-1", 3)).isEqualTo("ran 0");
+        assertThat(bridge.seen).containsExactly(java.util.Arrays.asList("serverCall", null, "context-1", 3));
+
+        bridge.serverCallAnswer = Mono.just("denied");
+        assertThat(call(server, "toolsCallRequestHandler", "context-1", 3)).isEqualTo("denied");
+    }
+
+    @Test
+    void serverListResultIsReplacedOnEveryReturn() throws Exception {
+        for (Class<?> sample : List.of(StatefulServer.class, StatelessServer.class)) {
+            bridge.seen.clear();
+            Class<?> type = wovenAs(sample, new McpAsyncServerInstrumentation());
+            Object server = type.getDeclaredConstructor().newInstance();
+
+            assertThat(call(server, "toolsListRequestHandler", "exchange-1", null)).isEqualTo("filtered(all)");
+            assertThat(call(server, "toolsListRequestHandler", "exchange-2", "cursor")).isEqualTo("filtered(page cursor)");
+            assertThat(bridge.seen).extracting(seen -> seen.subList(0, 1).get(0) + " " + seen.get(2))
+                    .containsExactly("serverList exchange-1", "serverList exchange-2");
+        }
+    }
+
+    @Test
+    void clientCallAndListResultsGoThroughTheBridgeOnEveryReturn() throws Exception {
+        Class<?> type = wovenAs(Client.class, new McpAsyncClientInstrumentation());
+        Object client = type.getDeclaredConstructor().newInstance();
+
+        Mono<?> sent = (Mono<?>) type.getMethod("callTool", Object.class).invoke(client, "request-1");
+        Mono<?> empty = (Mono<?>) type.getMethod("callTool", Object.class).invoke(client, (Object) null);
+        Mono<?> listed = (Mono<?>) type.getMethod("listTools", String.class).invoke(client, "cursor");
+
+        assertThat(sent.block()).isEqualTo("decided(sent request-1)");
+        assertThat(empty.block()).isEqualTo("decided(null)");
+        assertThat(listed.block()).isEqualTo("filtered(tools cursor)");
+        assertThat(bridge.seen).extracting(seen -> seen.get(0) + " " + (seen.get(2) == client) + " " + (seen.size() > 3 ? seen.get(3) : "-"))
+                .containsExactly("clientCall true request-1", "clientCall true null", "clientList true -");
+        assertThat(type.getMethod("unrelated").invoke(client)).isEqualTo("untouched");
+    }
+
+    @Test
+    void aClassWithoutTheShapesIsLeftAloneWithAWarnPerMissingHook() {
+        HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncClientInstrumentation(), internalName(StatefulServer.class))));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        byte[] woven;
+        try {
+            woven = transformer.transform(null, null, internalName(StatefulServer.class), null, null, bytes(StatefulServer.class));
+        } finally {
+            System.setErr(original);
+        }
+        assertThat(woven).isNull();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(
+                "[mcp-policy] WARN NOT instrumented: " + StatefulServer.class.getName() + " (version unknown): no method for callTool",
+                "no method for listTools", "these calls are NOT policed");
+    }
+
+    // --- samples: the shapes of the SDK's dispatch methods, compiled by javac ---
+
+    /** Like {@code McpAsyncServer}: the handler lambdas capture {@code this}, so they are instance methods. */
+    public static final class StatefulServer {
+        public final List<Object> ran = new ArrayList<>();
+
+        public BiFunction<Object, Object, Mono<Object>> toolsCallRequestHandler() {
+            return (exchange, params) -> {
+                ran.add(params);
+                return Mono.just("ran " + params);
+            };
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> toolsListRequestHandler() {
+            return (exchange, params) -> {
+                if (params == null) {
+                    return Mono.just("all" + suffix());
+                }
+                return Mono.just("page " + params + suffix());
+            };
+        }
+
+        private String suffix() {
+            return ran.isEmpty() ? "" : "!";
+        }
+    }
+
+    /** Capture nothing: static lambdas, and one whose first instruction is a loop head (a frame at offset 0). */
+    public static final class StatelessServer {
+        public BiFunction<Object, Object, Mono<Object>> toolsCallRequestHandler() {
+            return (context, params) -> {
+                while (params instanceof Integer n && n > 0) {
+                    params = n - 1;
+                }
+                return Mono.just("ran " + params);
+            };
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> toolsListRequestHandler() {
+            return (context, params) -> params == null ? Mono.just("all") : Mono.just("page " + params);
+        }
+    }
+
+    /** Like {@code McpAsyncClient}. */
+    public static final class Client {
+        public Mono<Object> callTool(Object request) {
+            if (request == null) {
+                return Mono.just("null");
+            }
+            return Mono.just("sent " + request);
+        }
+
+        public Mono<Object> listTools(String cursor) {
+            return Mono.just("tools " + cursor);
+        }
+
+        public String unrelated() {
+            return "untouched";
+        }
+    }
+
+    // --- plumbing ---
+
+    @SuppressWarnings("unchecked")
+    private static Object call(Object server, String factory, Object first, Object second) throws Exception {
+        BiFunction<Object, Object, Mono<Object>> handler =
+                (BiFunction<Object, Object, Mono<Object>>) server.getClass().getMethod(factory).invoke(server);
+        return handler.apply(first, second).block();
+    }
+
+    /** The sample woven with the hooks of {@code instrumentation}, defined (and so verified) by a loader of its own. */
+    private Class<?> wovenAs(Class<?> sample, TypeInstrumentation instrumentation) throws Exception {
+        PolicyBridge.install(bridge);
+        HookTransformer transformer = new HookTransformer(List.of(renamed(instrumentation, internalName(sample))));
+        byte[] woven = transformer.transform(null, null, internalName(sample), null, null, bytes(sample));
+        assertThat(woven).as("woven bytes").isNotNull();
+        return new WovenLoader(sample.getName(), woven).loadClass(sample.getName());
+    }
+
+    private static TypeInstrumentation renamed(TypeInstrumentation instrumentation, String internalName) {
+        return new TypeInstrumentation() {
+            @Override
+            public String internalName() {
+                return internalName;
+            }
+
+            @Override
+            public List<Hook> hooks() {
+                return instrumentation.hooks();
+            }
+        };
+    }
+
+    private static String internalName(Class<?> type) {
+        return type.getName().replace('.', '/');
+    }
+
+    private static byte[] bytes(Class<?> type) {
+        try {
+            return McpSdkModuleTest.bytesOf(type);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Defines one class from given bytes, everything else from the test class path. */
+    private static final class WovenLoader extends ClassLoader {
+        private final String name;
+        private final byte[] bytes;
+
+        WovenLoader(String name, byte[] bytes) {
+            super(HookTransformerTest.class.getClassLoader());
+            this.name = name;
+            this.bytes = bytes;
+        }
+
+        @Override
+        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+            if (!className.equals(name)) {
+                return super.loadClass(className, resolve);
+            }
+            synchronized (getClassLoadingLock(className)) {
+                Class<?> loaded = findLoadedClass(className);
+                return loaded != null ? loaded : defineClass(className, bytes, 0, bytes.length);
+            }
+        }
+    }
+
+    /** Records every bridge call; answers null / wraps results so a test sees the bridge was on the path. */
+    private static final class RecordingHooks implements PolicyBridge.Hooks {
+        final List<List<Object>> seen = new ArrayList<>();
+        Object serverCallAnswer;
+
+        @Override
+        public Object serverCall(Object server, Object exchangeOrContext, Object params) {
+            seen.add(java.util.Arrays.asList("serverCall", server, exchangeOrContext, params));
+            return serverCallAnswer;
+        }
+
+        @Override
+        public Object serverList(Object result, Object exchangeOrContext) {
+            seen.add(java.util.Arrays.asList("serverList", result, exchangeOrContext));
+            return ((Mono<?>) result).map(list -> "filtered(" + list + ")");
+        }
+
+        @Override
+        public Object clientCall(Object result, Object client, Object request) {
+            seen.add(java.util.Arrays.asList("clientCall", result, client, request));
+            return ((Mono<?>) result).map(answer -> "decided(" + answer + ")");
+        }
+
+        @Override
+        public Object clientList(Object result, Object client) {
+            seen.add(java.util.Arrays.asList("clientList", result, client));
+            return ((Mono<?>) result).map(list -> "filtered(" + list + ")");
+        }
+    }
+}
