@@ -10,7 +10,10 @@ public final class HookedTypes {
     public static final Set<String> INTERNAL_NAMES = Set.of(
             "io/modelcontextprotocol/server/McpAsyncServer",
             "io/modelcontextprotocol/server/McpStatelessAsyncServer",
-            "io/modelcontextprotocol/client/McpAsyncClient");
+            "io/modelcontextprotocol/client/McpAsyncClient",
+            "io/modelcontextprotocol/server/transport/HttpServletStreamableServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/HttpServletSseServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/HttpServletStatelessServerTransport");
 
     private HookedTypes() {
     }

@@ -74,12 +74,26 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         return key == null ? ANONYMOUS_KEY : key;
     }
 
-    private LimitState state(Limit limit, String key, long now) {
-        Counter counter = counters.get(limit.counter());
-        if (counter == null) {
-            counter = counters.computeIfAbsent(limit.counter(), name -> new Counter());
+    /** Builds the key cache of a {@code session} or {@code client} counter now rather than on its first call. */
+    @Override
+    public void prepare(Limit limit) {
+        if (limit.scope() != Scope.GLOBAL) {
+            // one entry in and out loads the cache's entry classes too, which is most of the first call's cost
+            Cache<String, LimitState> cache = counter(limit).keyedCache();
+            String probe = "\u0000prepare";
+            cache.put(probe, LimitState.create(limit, clock.millis()));
+            cache.invalidate(probe);
         }
+    }
+
+    private LimitState state(Limit limit, String key, long now) {
+        Counter counter = counter(limit);
         return limit.scope() == Scope.GLOBAL ? counter.global(limit, now) : counter.keyed(limit, key, now);
+    }
+
+    private Counter counter(Limit limit) {
+        Counter counter = counters.get(limit.counter());
+        return counter != null ? counter : counters.computeIfAbsent(limit.counter(), name -> new Counter());
     }
 
     /** The states of one counter name. */
@@ -101,7 +115,7 @@ final class InMemoryRateLimitStore implements RateLimitStore {
             return state;
         }
 
-        LimitState keyed(Limit limit, String key, long now) {
+        Cache<String, LimitState> keyedCache() {
             Cache<String, LimitState> cache = keyed;
             if (cache == null) {
                 synchronized (this) {
@@ -112,6 +126,11 @@ final class InMemoryRateLimitStore implements RateLimitStore {
                     }
                 }
             }
+            return cache;
+        }
+
+        LimitState keyed(Limit limit, String key, long now) {
+            Cache<String, LimitState> cache = keyedCache();
             LimitState state = cache.getIfPresent(key);
             if (state == null || state.algorithm() != limit.algorithm()) {
                 state = cache.asMap().compute(key, (k, existing) ->

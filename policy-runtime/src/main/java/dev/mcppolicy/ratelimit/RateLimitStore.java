@@ -21,6 +21,14 @@ public interface RateLimitStore {
      */
     Admission tryAcquire(Limit[] limits, String sessionId, String clientId, long nowMillis);
 
+    /**
+     * Gets ready for {@code limit} ahead of its first call, so that the first call does not pay for
+     * setting up its counter. Called once per limit when an engine is built (possibly on another thread
+     * than the calls). Does not count anything.
+     */
+    default void prepare(Limit limit) {
+    }
+
     /** The in-memory store: exact, allocation-free when admitting, bounded to {@code maxKeysPerCounter} keys per counter. */
     static RateLimitStore inMemory(java.time.Clock clock, long maxKeysPerCounter) {
         return new InMemoryRateLimitStore(clock, maxKeysPerCounter);

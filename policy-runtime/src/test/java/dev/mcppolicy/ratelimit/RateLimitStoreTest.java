@@ -64,6 +64,19 @@ class RateLimitStoreTest {
     }
 
     @Test
+    void preparingALimitCountsNothing() {
+        for (Algorithm algorithm : Algorithm.values()) {
+            for (Scope scope : Scope.values()) {
+                Limit limit = limit("p-" + algorithm + "-" + scope, Duration.ofMinutes(1), 1, scope, algorithm);
+                store.prepare(limit);
+                store.prepare(limit);
+                assertThat(takeAs("s1", "c1", limit).admitted()).as(algorithm + " " + scope).isTrue();
+                assertThat(takeAs("s1", "c1", limit).admitted()).as(algorithm + " " + scope).isFalse();
+            }
+        }
+    }
+
+    @Test
     void slidingWindowCountsCallsOfOneMillisecondOneByOne() {
         Limit limit = limit("s", Duration.ofSeconds(10), 1_000, Scope.GLOBAL, Algorithm.SLIDING);
         assertThat(admittedOf(600, limit)).isEqualTo(600);

@@ -45,6 +45,14 @@ public final class PolicyBridge {
         return hooks().clientList(result, client);
     }
 
+    /**
+     * HTTP transports: the {@code McpTransportContext} the app's extractor made for {@code request},
+     * as the SDK is to use it (the same, or one that also carries the caller's hashed credential).
+     */
+    public static Object transportContext(Object context, Object request) {
+        return hooks().transportContext(context, request);
+    }
+
     private static Hooks hooks() {
         Hooks current = hooks;
         if (current == null) {
@@ -64,5 +72,7 @@ public final class PolicyBridge {
         Object clientCall(Object result, Object client, Object request);
 
         Object clientList(Object result, Object client);
+
+        Object transportContext(Object context, Object request);
     }
 }

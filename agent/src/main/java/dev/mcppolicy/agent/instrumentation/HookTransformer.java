@@ -40,14 +40,21 @@ public final class HookTransformer implements ClassFileTransformer {
         Weaver weaver = new Weaver(writer, instrumentation.hooks());
         reader.accept(weaver, 0);
         report(className.replace('/', '.'), instrumentation.hooks(), weaver.matched, protectionDomain);
-        return weaver.woven ? writer.toByteArray() : null;
+        for (int count : weaver.matched) {
+            if (count > 0) {
+                return writer.toByteArray();
+            }
+        }
+        return null;
     }
 
     private static void report(String type, List<TypeInstrumentation.Hook> hooks, int[] matched, ProtectionDomain domain) {
         List<String> applied = new ArrayList<>();
         for (int i = 0; i < hooks.size(); i++) {
             TypeInstrumentation.Hook hook = hooks.get(i);
-            if (matched[i] < hook.expected()) {
+            if (matched[i] == 0 && hook.expected() == 0) {
+                Diagnostics.debug(type + ": nothing to hook for " + hook.what() + " in this version");
+            } else if (matched[i] < hook.expected()) {
                 Diagnostics.warn("NOT instrumented: " + type + " " + SdkVersion.of(domain) + ": no method for " + hook.what()
                         + " (expected the SDK " + McpSdkModule.VERSIONS + " shape); these calls are NOT policed");
             } else {
@@ -59,11 +66,10 @@ public final class HookTransformer implements ClassFileTransformer {
         }
     }
 
-    /** Hands each method to the first hook whose shape it has, counting matches per hook. */
+    /** Hands each method to the first hook whose shape it has, counting the places woven per hook. */
     private static final class Weaver extends ClassVisitor {
         private final List<TypeInstrumentation.Hook> hooks;
         final int[] matched;
-        boolean woven;
 
         Weaver(ClassVisitor next, List<TypeInstrumentation.Hook> hooks) {
             super(Opcodes.ASM9, next);
@@ -80,9 +86,8 @@ public final class HookTransformer implements ClassFileTransformer {
             for (int i = 0; i < hooks.size(); i++) {
                 TypeInstrumentation.Hook hook = hooks.get(i);
                 if (hook.methods().matches(access, name, descriptor)) {
-                    matched[i]++;
-                    woven = true;
-                    return hook.weave().apply(target, access, descriptor);
+                    int index = i;
+                    return hook.weave().apply(target, access, descriptor, () -> matched[index]++);
                 }
             }
             return target;

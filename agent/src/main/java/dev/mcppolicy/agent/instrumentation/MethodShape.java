@@ -34,6 +34,11 @@ public interface MethodShape {
         return new PublicMethod(name, arguments, firstArgument, returns);
     }
 
+    /** Every method with code: for weaves that look for call sites inside. */
+    static MethodShape anyMethod() {
+        return (access, name, descriptor) -> true;
+    }
+
     /** See {@link #handlerLambda}. */
     record HandlerLambda(String prefix) implements MethodShape {
         private static final int PRIVATE_SYNTHETIC = Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
@@ -63,7 +68,7 @@ public interface MethodShape {
         }
     }
 
-    private static boolean isReference(Type type) {
+    static boolean isReference(Type type) {
         return type.getSort() == Type.OBJECT || type.getSort() == Type.ARRAY;
     }
 }

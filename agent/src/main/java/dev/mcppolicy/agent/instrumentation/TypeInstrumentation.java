@@ -10,9 +10,10 @@ public interface TypeInstrumentation {
     List<Hook> hooks();
 
     /**
-     * One weave on the declared methods {@code methods} selects. {@code expected} says how many methods
-     * must match in every supported version: fewer is a WARN, because a hook that silently does not
-     * apply is a policy that silently does not hold.
+     * One weave on the declared methods {@code methods} selects. {@code expected} says how many places
+     * (methods, or call sites for a call-site weave) must be woven in every supported version: fewer is
+     * a WARN, because a hook that silently does not apply is a policy that silently does not hold. An
+     * {@code expected} of 0 marks a hook some supported versions have no place for.
      */
     record Hook(String what, MethodShape methods, Weave weave, int expected) {
     }

@@ -39,7 +39,8 @@ public abstract class Weave {
     public static Weave enterUnlessNull(String bridgeMethod, int... operands) {
         return new Weave(bridgeMethod, operands) {
             @Override
-            MethodVisitor apply(MethodVisitor target, int access, String descriptor) {
+            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+                woven.run();
                 return new MethodVisitor(Opcodes.ASM9, target) {
                     @Override
                     public void visitCode() {
@@ -68,7 +69,8 @@ public abstract class Weave {
     public static Weave replaceReturn(String bridgeMethod, int... operands) {
         return new Weave(bridgeMethod, operands) {
             @Override
-            MethodVisitor apply(MethodVisitor target, int access, String descriptor) {
+            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+                woven.run();
                 return new MethodVisitor(Opcodes.ASM9, target) {
                     @Override
                     public void visitInsn(int opcode) {
@@ -88,8 +90,55 @@ public abstract class Weave {
         };
     }
 
-    /** Wraps the visitor of a matched method's code. */
-    abstract MethodVisitor apply(MethodVisitor target, int access, String descriptor);
+    /**
+     * After every call to {@code owner.name(Object)} returning a reference: the value returned becomes
+     * {@code bridgeMethod(value, argument)}, where {@code argument} is the one the call was made with
+     * (kept by a {@code dup_x1} before the call).
+     */
+    public static Weave afterCall(String owner, String name, String bridgeMethod) {
+        return new Weave(bridgeMethod, new int[0]) {
+            @Override
+            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+                return new MethodVisitor(Opcodes.ASM9, target) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String callOwner, String callName, String callDescriptor,
+                            boolean isInterface) {
+                        boolean hooked = opcode != Opcodes.INVOKESTATIC && opcode != Opcodes.INVOKESPECIAL
+                                && callOwner.equals(owner) && callName.equals(name) && takesOneReference(callDescriptor);
+                        if (!hooked) {
+                            super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                            return;
+                        }
+                        woven.run();
+                        mv.visitInsn(Opcodes.DUP_X1);
+                        super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                        mv.visitInsn(Opcodes.SWAP);
+                        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, bridgeMethod,
+                                "(L" + OBJECT + ";L" + OBJECT + ";)L" + OBJECT + ";", false);
+                        castToReturnType(mv, callDescriptor);
+                    }
+
+                    @Override
+                    public void visitMaxs(int maxStack, int maxLocals) {
+                        super.visitMaxs(maxStack + 1, maxLocals);
+                    }
+                };
+            }
+        };
+    }
+
+    private static boolean takesOneReference(String descriptor) {
+        Type[] arguments = Type.getArgumentTypes(descriptor);
+        int returned = Type.getReturnType(descriptor).getSort();
+        return arguments.length == 1 && MethodShape.isReference(arguments[0])
+                && (returned == Type.OBJECT || returned == Type.ARRAY);
+    }
+
+    /**
+     * Wraps the visitor of a matched method's code; {@code woven} is run once per place the weave
+     * changed (the method itself, or each call site).
+     */
+    abstract MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven);
 
     /** Pushes the operands and calls the bridge, whose first {@code stacked} arguments are already on the stack. */
     void callBridge(MethodVisitor mv, int access, String descriptor, int stacked) {

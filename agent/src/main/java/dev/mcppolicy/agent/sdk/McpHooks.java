@@ -108,6 +108,21 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
+    @Override
+    public Object transportContext(Object context, Object request) {
+        try {
+            String credential = SdkAccess.header(request, "Authorization");
+            if (credential == null || credential.isBlank()) {
+                return context;
+            }
+            return SdkAccess.withPrincipal(context, SdkAccess.principalOf(credential));
+        } catch (Throwable t) {
+            // the call is still decided; its caller is then known by clientInfo.name only
+            Diagnostics.adviceError("HTTP transport context (caller identity)", t);
+            return context;
+        }
+    }
+
     /**
      * The {@code inputSchema} of a tool this client has listed, when the rule needs it; {@code null}
      * otherwise, and for a tool the client called without listing it first (the rule then denies: its

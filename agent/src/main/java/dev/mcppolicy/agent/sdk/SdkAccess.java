@@ -3,7 +3,10 @@ package dev.mcppolicy.agent.sdk;
 import dev.mcppolicy.json.CanonicalJson;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -26,6 +29,8 @@ public final class SdkAccess {
     private static final String SCHEMA = "io.modelcontextprotocol.spec.McpSchema";
     private static final String MONO = "reactor.core.publisher.Mono";
     private static final int INVALID_PARAMS = -32602;
+    /** The transport-context key under which the agent's HTTP transport hook leaves the hashed credential. */
+    public static final String AGENT_PRINCIPAL_KEY = "mcppolicy.principal";
     private static final String[] PRINCIPAL_KEYS = {"principal", "Authorization", "authorization"};
 
     private static final ClassValue<Map<String, Optional<Method>>> METHODS = new ClassValue<>() {
@@ -89,13 +94,61 @@ public final class SdkAccess {
     }
 
     private static String principal(Object context) {
-        if (context == null || !hasMethod(context, "get")) {
+        Method get = context == null ? null : method(context.getClass(), "get", String.class);
+        if (get == null) {
             return null;
         }
         for (String key : PRINCIPAL_KEYS) {
-            Object value = invoke(method(context.getClass(), "get", String.class), context, key);
+            Object value = invoke(get, context, key);
             if (value != null && !value.toString().isEmpty()) {
-                return "principal:" + CanonicalJson.sha256Hex(value.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 16);
+                return principalOf(value.toString());
+            }
+            if (key.equals("principal") && invoke(get, context, AGENT_PRINCIPAL_KEY) instanceof String hashed) {
+                return hashed;
+            }
+        }
+        return null;
+    }
+
+    /** {@code principal:} and the first 16 hex digits of the credential's SHA-256: stable, never the credential. */
+    public static String principalOf(String credential) {
+        return "principal:" + CanonicalJson.sha256Hex(credential.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
+    }
+
+    /** A header of a servlet {@code HttpServletRequest} (javax or jakarta), or {@code null}. */
+    public static String header(Object request, String name) {
+        return request == null ? null : asString(invoke(method(request.getClass(), "getHeader", String.class), request, name));
+    }
+
+    /**
+     * {@code context} as seen through a proxy of its {@code McpTransportContext} interface that also
+     * answers {@link #AGENT_PRINCIPAL_KEY}; every other call goes to {@code context}. {@code context}
+     * itself when it implements no such interface.
+     */
+    public static Object withPrincipal(Object context, String principal) {
+        Class<?> contract = transportContextInterface(context == null ? null : context.getClass());
+        if (contract == null) {
+            return context;
+        }
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (args != null && args.length == 1 && method.getName().equals("get") && AGENT_PRINCIPAL_KEY.equals(args[0])) {
+                return principal;
+            }
+            try {
+                return method.invoke(context, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return Proxy.newProxyInstance(contract.getClassLoader(), new Class<?>[] {contract}, handler);
+    }
+
+    private static Class<?> transportContextInterface(Class<?> type) {
+        for (Class<?> current = type; current != null; current = current.getSuperclass()) {
+            for (Class<?> candidate : current.getInterfaces()) {
+                if (candidate.getName().endsWith(".McpTransportContext")) {
+                    return candidate;
+                }
             }
         }
         return null;

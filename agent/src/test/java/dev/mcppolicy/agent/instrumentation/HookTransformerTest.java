@@ -91,6 +91,30 @@ class HookTransformerTest {
     }
 
     @Test
+    void transportContextCallSitesGoThroughTheBridgeWithTheRequestTheyWereMadeWith() throws Exception {
+        TypeInstrumentation extractorCalls = new TypeInstrumentation() {
+            @Override
+            public String internalName() {
+                return "renamed/by/wovenAs";
+            }
+
+            @Override
+            public List<Hook> hooks() {
+                return List.of(new Hook("transport context", MethodShape.anyMethod(),
+                        Weave.afterCall(HookTransformerTest.internalName(Extractor.class), "extract", "transportContext"), 0));
+            }
+        };
+        Class<?> type = wovenAs(Transport.class, extractorCalls);
+        Object transport = type.getDeclaredConstructor().newInstance();
+
+        assertThat(type.getMethod("doPost", Object.class).invoke(transport, "request-1"))
+                .isEqualTo("handled seen(context-for-request-1 of request-1)");
+        assertThat(type.getMethod("doGet", Object.class).invoke(transport, "request-2"))
+                .isEqualTo("streaming seen(context-for-request-2 of request-2)");
+        assertThat(bridge.seen).extracting(seen -> seen.get(0)).containsExactly("transportContext", "transportContext");
+    }
+
+    @Test
     void aClassWithoutTheShapesIsLeftAloneWithAWarnPerMissingHook() {
         HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncClientInstrumentation(), internalName(StatefulServer.class))));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -166,6 +190,25 @@ class HookTransformerTest {
 
         public String unrelated() {
             return "untouched";
+        }
+    }
+
+    /** Like the SDK's {@code McpTransportContextExtractor}. */
+    public interface Extractor {
+        String extract(Object request);
+    }
+
+    /** Like the SDK's servlet transports: each request method asks the extractor for the request's context. */
+    public static final class Transport {
+        private final Extractor extractor = request -> "context-for-" + request;
+
+        public Object doPost(Object request) {
+            String context = extractor.extract(request);
+            return "handled " + context;
+        }
+
+        public Object doGet(Object request) {
+            return "streaming " + extractor.extract(request);
         }
     }
 
@@ -263,6 +306,12 @@ class HookTransformerTest {
         public Object clientList(Object result, Object client) {
             seen.add(java.util.Arrays.asList("clientList", result, client));
             return ((Mono<?>) result).map(list -> "filtered(" + list + ")");
+        }
+
+        @Override
+        public Object transportContext(Object context, Object request) {
+            seen.add(java.util.Arrays.asList("transportContext", context, request));
+            return "seen(" + context + " of " + request + ")";
         }
     }
 }

@@ -99,6 +99,7 @@ final class CompiledRule {
             limits[i] = merged.get(order[i]);
             limitPointers[i] = pointers.get(order[i]);
             limitReasons[i] = "rate limit exceeded: counter '" + limits[i].counter() + "' allows " + limits[i].describe();
+            context.store().prepare(limits[i]);
         }
         this.passed = action == Action.REQUIRE_APPROVAL
                 ? new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer, "approval required", 0)
