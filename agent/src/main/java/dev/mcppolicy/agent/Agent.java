@@ -37,7 +37,7 @@ final class Agent {
                 + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false"));
 
         DecisionLog log = new DecisionLog(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments());
-        LazyInstaller installer = new LazyInstaller(inst, policy, log);
+        LazyInstaller installer = new LazyInstaller(policy, log);
         inst.addTransformer(installer, true);
         if (lateAttach) {
             if (installer.activate() != null) {

@@ -1,18 +1,25 @@
 package dev.mcppolicy.agent;
 
-import dev.mcppolicy.agent.bootstrap.PolicyBridge;
+import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.McpHooks;
 
 /**
- * Plugs the hooks into the bridge. A class of its own because loading (verifying) it loads the bridge
- * types, which must come from the boot class path: it may only be touched after {@link BridgeJar} ran.
+ * Plugs the hooks into the bridge. Woven code finds the bridge through the system class loader (see
+ * {@code Weave}), so the bridge this agent fills must be that one: with {@code -javaagent:} and with
+ * dynamic attach the agent jar is on the system class path, and anything else is refused loudly
+ * rather than leaving woven code calling an empty bridge.
  */
 final class BridgeWiring {
     private BridgeWiring() {
     }
 
     static void install(PolicyHolder policy, DecisionLog log) {
+        ClassLoader system = ClassLoader.getSystemClassLoader();
+        if (PolicyBridge.class.getClassLoader() != system) {
+            throw new IllegalStateException("the agent's classes are not on the system class loader (" + system
+                    + ") but on " + PolicyBridge.class.getClassLoader() + "; woven code could not reach them");
+        }
         PolicyBridge.install(new McpHooks(policy, log));
     }
 }

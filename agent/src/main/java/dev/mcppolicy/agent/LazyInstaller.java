@@ -16,14 +16,12 @@ import java.util.Set;
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
 
-    private final Instrumentation inst;
     private final PolicyHolder policy;
     private final DecisionLog log;
     private volatile Activated active;
     private boolean activating;
 
-    LazyInstaller(Instrumentation inst, PolicyHolder policy, DecisionLog log) {
-        this.inst = inst;
+    LazyInstaller(PolicyHolder policy, DecisionLog log) {
         this.policy = policy;
         this.log = log;
     }
@@ -65,10 +63,9 @@ final class LazyInstaller implements ClassFileTransformer {
         }
     }
 
-    /** Bridge on the boot class path, hooks plugged into it, then the weaving transformer. */
-    private Activated install() throws java.io.IOException {
+    /** Hooks plugged into the bridge, then the weaving transformer. */
+    private Activated install() {
         long started = System.nanoTime();
-        BridgeJar.appendToBootstrap(inst);
         BridgeWiring.install(policy, log);
         ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
         Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");

@@ -78,6 +78,15 @@ public final class HookTransformer implements ClassFileTransformer {
         }
 
         @Override
+        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+            if ((version & 0xFFFF) < Opcodes.V11) {
+                // the weaves load the bridge through dynamic constants (Weave); every supported SDK is Java 17 bytecode
+                throw new IllegalStateException("class file version " + (version & 0xFFFF) + " predates dynamic constants (Java 11)");
+            }
+            super.visit(version, access, name, signature, superName, interfaces);
+        }
+
+        @Override
         public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor target = super.visitMethod(access, name, descriptor, signature, exceptions);
             if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {

@@ -1,18 +1,24 @@
 package dev.mcppolicy.agent.instrumentation;
 
+import org.objectweb.asm.ConstantDynamic;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
- * The bytecode a hook puts into a matched method: one static call into
- * {@code dev.mcppolicy.agent.bootstrap.PolicyBridge}, which is on the boot class path and so
- * resolves from any class loader. Everything passes as {@code Object}; the bridge returns
- * {@code Object}, cast back to the method's return type.
+ * The bytecode a hook puts into a matched method: one call of a {@code PolicyBridge} method. The call
+ * is {@code MethodHandle.invokeExact} on a dynamic constant ({@code ldc} of a {@code CONSTANT_Dynamic},
+ * class files 55+) that the JVM resolves once per class with JDK bootstrap methods only:
+ * {@code publicLookup().findStatic(getSystemClassLoader().loadClass("...PolicyBridge"), name, type)}.
+ * The woven class therefore names no agent type, resolves the bridge whatever its own class loader
+ * delegates to, and the JIT sees a constant handle, so the call inlines like a static one.
+ * Everything passes as {@code Object}; the bridge returns {@code Object}, cast back to the type the
+ * woven code expects.
  *
- * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the two shapes below are all the
- * agent needs, and not loading Byte Buddy saves an MCP server ~0.5 s of start-up (issue 3). Neither
+ * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the three shapes below are all
+ * the agent needs, and not loading Byte Buddy saves an MCP server ~0.5 s of start-up (issue 3). None
  * adds a local variable, a member or an exception handler, so the class keeps its format and can be
  * retransformed; the only stack map frame added is a "same locals, one Object on the stack" frame
  * after the entry check, which leaves the method's own frames valid as they are.
@@ -21,7 +27,12 @@ public abstract class Weave {
     /** An operand: the receiver ({@code null} in a static method). Non-negative operands are argument indexes. */
     public static final int THIS = -1;
 
-    private static final String BRIDGE = "dev/mcppolicy/agent/bootstrap/PolicyBridge";
+    /** The bridge's binary name; the class itself is never loaded here. */
+    private static final String BRIDGE = "dev.mcppolicy.agent.bridge.PolicyBridge";
+    /** {@code ConstantBootstraps.invoke}: a dynamic constant that is the result of calling a method handle. */
+    private static final Handle INVOKE = new Handle(Opcodes.H_INVOKESTATIC, "java/lang/invoke/ConstantBootstraps", "invoke",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;"
+                    + "[Ljava/lang/Object;)Ljava/lang/Object;", false);
     private static final String OBJECT = "java/lang/Object";
 
     final String bridgeMethod;
@@ -45,6 +56,7 @@ public abstract class Weave {
                     @Override
                     public void visitCode() {
                         super.visitCode();
+                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
                         callBridge(mv, access, descriptor, 0);
                         Label run = new Label();
                         mv.visitInsn(Opcodes.DUP);
@@ -58,7 +70,7 @@ public abstract class Weave {
 
                     @Override
                     public void visitMaxs(int maxStack, int maxLocals) {
-                        super.visitMaxs(Math.max(maxStack, Math.max(2, operands.length)), maxLocals);
+                        super.visitMaxs(Math.max(maxStack, operands.length + 1), maxLocals);
                     }
                 };
             }
@@ -75,6 +87,8 @@ public abstract class Weave {
                     @Override
                     public void visitInsn(int opcode) {
                         if (opcode == Opcodes.ARETURN) {
+                            mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length + 1));
+                            mv.visitInsn(Opcodes.SWAP);
                             callBridge(mv, access, descriptor, 1);
                             castToReturnType(mv, descriptor);
                         }
@@ -83,7 +97,7 @@ public abstract class Weave {
 
                     @Override
                     public void visitMaxs(int maxStack, int maxLocals) {
-                        super.visitMaxs(maxStack + operands.length, maxLocals);
+                        super.visitMaxs(maxStack + operands.length + 1, maxLocals);
                     }
                 };
             }
@@ -110,17 +124,20 @@ public abstract class Weave {
                             return;
                         }
                         woven.run();
+                        // receiver, argument -> argument, result -> handle, result, argument
                         mv.visitInsn(Opcodes.DUP_X1);
                         super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, 2));
+                        mv.visitInsn(Opcodes.DUP_X2);
+                        mv.visitInsn(Opcodes.POP);
                         mv.visitInsn(Opcodes.SWAP);
-                        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, bridgeMethod,
-                                "(L" + OBJECT + ";L" + OBJECT + ";)L" + OBJECT + ";", false);
+                        invokeExact(mv, 2);
                         castToReturnType(mv, callDescriptor);
                     }
 
                     @Override
                     public void visitMaxs(int maxStack, int maxLocals) {
-                        super.visitMaxs(maxStack + 1, maxLocals);
+                        super.visitMaxs(maxStack + 2, maxLocals);
                     }
                 };
             }
@@ -140,7 +157,10 @@ public abstract class Weave {
      */
     abstract MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven);
 
-    /** Pushes the operands and calls the bridge, whose first {@code stacked} arguments are already on the stack. */
+    /**
+     * Pushes the operands and calls the bridge; the bridge's handle and its first {@code stacked}
+     * arguments are already on the stack.
+     */
     void callBridge(MethodVisitor mv, int access, String descriptor, int stacked) {
         boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
         Type[] arguments = Type.getArgumentTypes(descriptor);
@@ -154,7 +174,7 @@ public abstract class Weave {
                 continue;
             }
             Type type = arguments[operand];
-            if (type.getSort() != Type.OBJECT && type.getSort() != Type.ARRAY) {
+            if (!MethodShape.isReference(type)) {
                 throw new IllegalStateException("argument " + operand + " of " + descriptor + " is not a reference");
             }
             int slot = isStatic ? 0 : 1;
@@ -163,12 +183,35 @@ public abstract class Weave {
             }
             mv.visitVarInsn(Opcodes.ALOAD, slot);
         }
-        StringBuilder bridgeDescriptor = new StringBuilder("(");
-        for (int i = 0; i < stacked + operands.length; i++) {
-            bridgeDescriptor.append('L').append(OBJECT).append(';');
+        invokeExact(mv, stacked + operands.length);
+    }
+
+    private static void invokeExact(MethodVisitor mv, int arity) {
+        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", bridgeDescriptor(arity), false);
+    }
+
+    private static String bridgeDescriptor(int arity) {
+        StringBuilder descriptor = new StringBuilder("(");
+        for (int i = 0; i < arity; i++) {
+            descriptor.append('L').append(OBJECT).append(';');
         }
-        bridgeDescriptor.append(")L").append(OBJECT).append(';');
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, bridgeMethod, bridgeDescriptor.toString(), false);
+        return descriptor.append(")L").append(OBJECT).append(';').toString();
+    }
+
+    /** {@code MethodHandles.publicLookup().findStatic(bridge class, method, (Object x arity)Object)}, as a dynamic constant. */
+    static ConstantDynamic bridgeHandle(String method, int arity) {
+        ConstantDynamic systemLoader = new ConstantDynamic("systemLoader", "Ljava/lang/ClassLoader;", INVOKE,
+                new Handle(Opcodes.H_INVOKESTATIC, "java/lang/ClassLoader", "getSystemClassLoader", "()Ljava/lang/ClassLoader;", false));
+        ConstantDynamic bridge = new ConstantDynamic("bridge", "Ljava/lang/Class;", INVOKE,
+                new Handle(Opcodes.H_INVOKEVIRTUAL, "java/lang/ClassLoader", "loadClass", "(Ljava/lang/String;)Ljava/lang/Class;", false),
+                systemLoader, BRIDGE);
+        ConstantDynamic lookup = new ConstantDynamic("publicLookup", "Ljava/lang/invoke/MethodHandles$Lookup;", INVOKE,
+                new Handle(Opcodes.H_INVOKESTATIC, "java/lang/invoke/MethodHandles", "publicLookup",
+                        "()Ljava/lang/invoke/MethodHandles$Lookup;", false));
+        return new ConstantDynamic(method, "Ljava/lang/invoke/MethodHandle;", INVOKE,
+                new Handle(Opcodes.H_INVOKEVIRTUAL, "java/lang/invoke/MethodHandles$Lookup", "findStatic",
+                        "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;", false),
+                lookup, bridge, method, Type.getMethodType(bridgeDescriptor(arity)));
     }
 
     static void castToReturnType(MethodVisitor mv, String descriptor) {

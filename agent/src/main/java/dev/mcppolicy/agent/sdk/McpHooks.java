@@ -2,7 +2,7 @@ package dev.mcppolicy.agent.sdk;
 
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
-import dev.mcppolicy.agent.bootstrap.PolicyBridge;
+import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Side;

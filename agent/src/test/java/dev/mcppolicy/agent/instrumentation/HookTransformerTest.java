@@ -2,7 +2,7 @@ package dev.mcppolicy.agent.instrumentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mcppolicy.agent.bootstrap.PolicyBridge;
+import dev.mcppolicy.agent.bridge.PolicyBridge;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

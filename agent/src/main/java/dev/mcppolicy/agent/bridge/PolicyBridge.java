@@ -1,10 +1,13 @@
-package dev.mcppolicy.agent.bootstrap;
+package dev.mcppolicy.agent.bridge;
 
 /**
- * The one class the woven hooks call. It is appended to the bootstrap class loader so that code
- * woven into an MCP class resolves it from any class loader (an app server's, Spring Boot's nested
- * jars, an isolated plugin loader). It therefore uses JDK types only: SDK objects pass through as
- * {@code Object} and the agent-side {@link Hooks} does the work.
+ * The one class the woven hooks call. Woven code never names it: it reaches these methods through
+ * method handles resolved from JDK types only, with the bridge class loaded from the system class
+ * loader, where the {@code -javaagent} jar is (see {@code Weave}). So code woven into an MCP class
+ * finds it from any class loader (an app server's, Spring Boot's nested jars, an isolated plugin
+ * loader, OSGi), and nothing is appended to the boot class path, which would turn off class data
+ * sharing for the app's classes. SDK objects pass through as {@code Object}; the agent-side
+ * {@link Hooks} does the work.
  *
  * <p>The value a hooked method was about to return comes first. Each method returns the value the
  * hooked method must return instead ({@code null} from
