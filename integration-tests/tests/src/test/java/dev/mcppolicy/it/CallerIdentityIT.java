@@ -34,7 +34,7 @@ class CallerIdentityIT {
     private static final String OK = "RESULT isError=false text=limited done";
 
     @ParameterizedTest(name = "SDK {0} {1}")
-    @CsvSource({"0.14.0, streamable", "2.1.0, streamable", "2.1.0, stateless"})
+    @CsvSource({"0.14.0, streamable", "2.1.0, streamable", "2.1.0, sse", "2.1.0, stateless"})
     void clientScopedLimitsCountPerHashedAuthorizationHeader(String sdk, String transport) throws Exception {
         String name = "identity-" + sdk + "-" + transport;
         Path root = Fixtures.workDir(name);
