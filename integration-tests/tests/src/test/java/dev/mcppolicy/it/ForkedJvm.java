@@ -45,8 +45,9 @@ final class ForkedJvm implements AutoCloseable {
         return new ForkedJvm(name, new ProcessBuilder(command).directory(workingDirectory.toFile()).start());
     }
 
+    /** The JVM the forked apps run on: {@code -Dit.java.home=...} (CI runs a subset on Java 25), else this one. */
     static String javaExecutable() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return Path.of(System.getProperty("it.java.home", System.getProperty("java.home")), "bin", "java").toString();
     }
 
     private static void pump(InputStream in, List<String> lines, String threadName) {
