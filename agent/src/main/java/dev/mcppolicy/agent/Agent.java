@@ -9,8 +9,8 @@ import java.nio.file.Paths;
 import java.util.Properties;
 
 /**
- * Starts the agent behind the doorman: configuration, the startup summary, the policy (read on a
- * thread of its own) and the lazy hook installer. Kept free of lambdas and of ASM: everything
+ * Starts the agent behind the doorman: configuration, the startup summary and the lazy installer,
+ * which reads the policy (on a thread of its own) and weaves the hooks once MCP shows up. Kept free of lambdas and of ASM: everything
  * here runs before the app's {@code main}, in every JVM the agent is put on.
  */
 final class Agent {
@@ -29,23 +29,25 @@ final class Agent {
         Path workingDirectory = Paths.get("").toAbsolutePath();
         Path mainJarDirectory = mainJarDirectory();
         PolicyHolder policy = PolicyHolder.loading(config.failOpen());
-        new PolicyLoader(policy, config.policyPath(workingDirectory, mainJarDirectory),
-                config.defaultPolicySearch(workingDirectory, mainJarDirectory), config.failOpen()).start();
+        // read when the first MCP class appears: a JVM without MCP never pays for Jackson and the engine
+        PolicyLoader loader = new PolicyLoader(policy, config.policyPath(workingDirectory, mainJarDirectory),
+                config.defaultPolicySearch(workingDirectory, mainJarDirectory), config.failOpen());
         String audit = config.audit();
         Diagnostics.info("on_error=" + config.onError() + " log=" + config.log().name().toLowerCase(java.util.Locale.ROOT)
                 + " audit=" + (audit == null ? "off" : workingDirectory.resolve(audit).normalize())
                 + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false"));
 
         DecisionLog log = new DecisionLog(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments());
-        LazyInstaller installer = new LazyInstaller(policy, log);
+        LazyInstaller installer = new LazyInstaller(policy, log, loader);
         inst.addTransformer(installer, true);
         if (lateAttach) {
             if (installer.activate() != null) {
                 LazyInstaller.retransformLoaded(inst, HookedTypes.INTERNAL_NAMES);
             }
         } else {
-            Diagnostics.info("hooks: MCP Java SDK 0.10.0 - 2.1.0 server tools/call + tools/list, client callTool + listTools;"
-                    + " installed when the first io.modelcontextprotocol class loads");
+            Diagnostics.info("hooks: MCP Java SDK 0.10.0 - 2.1.0 server tools/call + tools/list, client callTool + listTools,"
+                    + " HTTP caller identity; the policy is read and the hooks installed when the first io.modelcontextprotocol"
+                    + " class loads");
         }
     }
 

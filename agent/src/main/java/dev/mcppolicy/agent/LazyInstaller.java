@@ -9,21 +9,24 @@ import java.util.Set;
 
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
- * else, so a JVM without the MCP SDK pays almost nothing. The first {@code io/modelcontextprotocol/}
- * class wakes it up: it then builds the real (ASM) transformer, before the SDK's dispatch
- * classes load, and hands it exactly the classes it hooks.
+ * else, so a JVM without the MCP SDK pays almost nothing (its policy is not even read). The first
+ * {@code io/modelcontextprotocol/} class wakes it up: it starts reading the policy, then builds the
+ * real (ASM) transformer, before the SDK's dispatch classes load, and hands it exactly the classes it
+ * hooks.
  */
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
 
     private final PolicyHolder policy;
     private final DecisionLog log;
+    private final Thread policyLoader;
     private volatile Activated active;
     private boolean activating;
 
-    LazyInstaller(PolicyHolder policy, DecisionLog log) {
+    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader) {
         this.policy = policy;
         this.log = log;
+        this.policyLoader = policyLoader;
     }
 
     @Override
@@ -63,9 +66,12 @@ final class LazyInstaller implements ClassFileTransformer {
         }
     }
 
-    /** Hooks plugged into the bridge, then the weaving transformer. */
+    /** The policy being read (tool calls wait for it), hooks plugged into the bridge, then the weaving transformer. */
     private Activated install() {
         long started = System.nanoTime();
+        if (policyLoader.getState() == Thread.State.NEW) {
+            policyLoader.start();
+        }
         BridgeWiring.install(policy, log);
         ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
         Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");

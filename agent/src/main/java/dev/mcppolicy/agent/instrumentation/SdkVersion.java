@@ -4,22 +4,37 @@ import java.io.InputStream;
 import java.net.URL;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /** "(mcp-core 1.1.5)": the SDK artifact and version a hooked class came from, read from its jar's Maven metadata. */
 final class SdkVersion {
+    /** By jar: the hooked classes of one JVM mostly come from one SDK jar, opened once. */
+    private static final Map<String, String> BY_LOCATION = new ConcurrentHashMap<>();
+
     private SdkVersion() {
     }
 
     static String of(ProtectionDomain domain) {
+        CodeSource source = domain == null ? null : domain.getCodeSource();
+        URL location = source == null ? null : source.getLocation();
+        if (location == null || !"file".equals(location.getProtocol()) || !location.getPath().endsWith(".jar")) {
+            return "(version unknown)";
+        }
+        String key = location.toString();
+        String known = BY_LOCATION.get(key);
+        if (known == null) {
+            known = read(location);
+            BY_LOCATION.put(key, known);
+        }
+        return known;
+    }
+
+    private static String read(URL location) {
         try {
-            CodeSource source = domain == null ? null : domain.getCodeSource();
-            URL location = source == null ? null : source.getLocation();
-            if (location == null || !"file".equals(location.getProtocol()) || !location.getPath().endsWith(".jar")) {
-                return "(version unknown)";
-            }
             try (JarFile jar = new JarFile(new java.io.File(location.toURI()))) {
                 for (String artifact : new String[] {"mcp-core", "mcp"}) {
                     JarEntry entry = jar.getJarEntry("META-INF/maven/io.modelcontextprotocol.sdk/" + artifact + "/pom.properties");
