@@ -31,7 +31,8 @@ public final class SdkAccess {
     private static final int INVALID_PARAMS = -32602;
     /** The transport-context key under which the agent's HTTP transport hook leaves the hashed credential. */
     public static final String AGENT_PRINCIPAL_KEY = "mcppolicy.principal";
-    private static final String[] PRINCIPAL_KEYS = {"principal", "Authorization", "authorization"};
+    /** Where a caller's identity is looked for in a transport context, first found wins; all but ours are hashed here. */
+    private static final String[] PRINCIPAL_KEYS = {"principal", AGENT_PRINCIPAL_KEY, "Authorization", "authorization"};
 
     private static final ClassValue<Map<String, Optional<Method>>> METHODS = new ClassValue<>() {
         @Override
@@ -76,7 +77,9 @@ public final class SdkAccess {
 
     /**
      * Who the caller is (SPEC §3 {@code client} scope): a principal the app's transport-context
-     * extractor recorded (hashed, never logged raw), else the self-declared {@code clientInfo.name}.
+     * extractor recorded, else the HTTP {@code Authorization} header the agent's transport hook saw,
+     * else one the app's extractor recorded (all hashed, never logged raw), else the self-declared
+     * {@code clientInfo.name}.
      */
     public static String clientId(Object exchangeOrContext) {
         Object context = isExchange(exchangeOrContext)
@@ -101,10 +104,7 @@ public final class SdkAccess {
         for (String key : PRINCIPAL_KEYS) {
             Object value = invoke(get, context, key);
             if (value != null && !value.toString().isEmpty()) {
-                return principalOf(value.toString());
-            }
-            if (key.equals("principal") && invoke(get, context, AGENT_PRINCIPAL_KEY) instanceof String hashed) {
-                return hashed;
+                return key.equals(AGENT_PRINCIPAL_KEY) ? value.toString() : principalOf(value.toString());
             }
         }
         return null;

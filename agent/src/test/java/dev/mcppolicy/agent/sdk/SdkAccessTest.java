@@ -1,0 +1,70 @@
+package dev.mcppolicy.agent.sdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Caller identity from a transport context: which key wins, and that a credential is never kept raw. */
+class SdkAccessTest {
+    private static final String ALICE = SdkAccess.principalOf("alice");
+    private static final String BEARER = SdkAccess.principalOf("Bearer token-1");
+
+    @Test
+    void principalIsTheHashOfACredentialNeverTheCredential() {
+        assertThat(BEARER).matches("principal:[0-9a-f]{16}").doesNotContain("token-1");
+        assertThat(SdkAccess.principalOf("Bearer token-1")).isEqualTo(BEARER);
+        assertThat(SdkAccess.principalOf("Bearer token-2")).isNotEqualTo(BEARER);
+    }
+
+    @Test
+    void readsWhatTheAppsExtractorStored() {
+        assertThat(SdkAccess.clientId(context(Map.of("principal", "alice")))).isEqualTo(ALICE);
+        assertThat(SdkAccess.clientId(context(Map.of("Authorization", "Bearer token-1")))).isEqualTo(BEARER);
+        assertThat(SdkAccess.clientId(context(Map.of("authorization", "Bearer token-1")))).isEqualTo(BEARER);
+        assertThat(SdkAccess.clientId(context(Map.of()))).isNull();
+    }
+
+    @Test
+    void theAgentsHeaderHashComesAfterAnAppPrincipalAndBeforeAnAppStoredHeader() {
+        Object bare = SdkAccess.withPrincipal(context(Map.of()), BEARER);
+        assertThat(bare).isInstanceOf(McpTransportContext.class);
+        assertThat(SdkAccess.clientId(bare)).isEqualTo(BEARER);
+
+        Object withAppPrincipal = SdkAccess.withPrincipal(context(Map.of("principal", "alice")), BEARER);
+        assertThat(SdkAccess.clientId(withAppPrincipal)).isEqualTo(ALICE);
+
+        Object withAppHeader = SdkAccess.withPrincipal(context(Map.of("Authorization", "Bearer other")), BEARER);
+        assertThat(SdkAccess.clientId(withAppHeader)).isEqualTo(BEARER);
+    }
+
+    @Test
+    void theProxyAnswersEverythingElseFromTheAppsContext() {
+        McpTransportContext original = context(Map.of("tenant", "t-42"));
+        McpTransportContext seen = (McpTransportContext) SdkAccess.withPrincipal(original, BEARER);
+        assertThat(seen.get("tenant")).isEqualTo("t-42");
+        assertThat(seen.get(SdkAccess.AGENT_PRINCIPAL_KEY)).isEqualTo(BEARER);
+        assertThat(seen.toString()).isEqualTo(original.toString());
+    }
+
+    @Test
+    void anObjectThatIsNoTransportContextIsLeftAsItIs() {
+        Object notAContext = "not a context";
+        assertThat(SdkAccess.withPrincipal(notAContext, BEARER)).isSameAs(notAContext);
+        assertThat(SdkAccess.withPrincipal(null, BEARER)).isNull();
+    }
+
+    private static McpTransportContext context(Map<String, Object> values) {
+        return new McpTransportContext() {
+            @Override
+            public Object get(String key) {
+                return values.get(key);
+            }
+
+            @Override
+            public String toString() {
+                return "context" + values;
+            }
+        };
+    }
+}
