@@ -15,6 +15,9 @@ public final class HookedTypes {
             "io/modelcontextprotocol/server/transport/HttpServletSseServerTransportProvider",
             "io/modelcontextprotocol/server/transport/HttpServletStatelessServerTransport");
 
+    /** The agent's own stand-in for a server dispatch, woven to prove the hooks fire (see {@code Canary}). */
+    public static final String CANARY = "dev/mcppolicy/agent/canary/CanaryTarget";
+
     private HookedTypes() {
     }
 }

@@ -3,6 +3,7 @@ package dev.mcppolicy.agent;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.instrumentation.HookInstaller;
 import dev.mcppolicy.agent.log.DecisionLog;
 import java.util.Set;
@@ -32,11 +33,11 @@ final class LazyInstaller implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (className == null || !className.startsWith(SDK_PREFIX)) {
+        if (className == null || !className.startsWith(SDK_PREFIX) && !className.equals(HookedTypes.CANARY)) {
             return null;
         }
         Activated current = active != null ? active : activate();
-        if (current == null || !current.hookedTypes.contains(className)) {
+        if (current == null || !current.hookedTypes.contains(className) && !className.equals(HookedTypes.CANARY)) {
             return null;
         }
         try {
@@ -56,6 +57,7 @@ final class LazyInstaller implements ClassFileTransformer {
             activating = true;
             try {
                 active = install();
+                Canary.start();
             } catch (Throwable t) {
                 Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
                 t.printStackTrace(System.err);

@@ -1,6 +1,9 @@
 package dev.mcppolicy.agent.instrumentation;
 
+import dev.mcppolicy.agent.canary.Canary;
 import java.lang.instrument.ClassFileTransformer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -26,6 +29,8 @@ public final class HookInstaller {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("hooked types missing from HookedTypes: " + missing);
         }
-        return new HookTransformer(McpSdkModule.instrumentations());
+        List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations());
+        all.add(Canary.instrumentation());
+        return new HookTransformer(all);
     }
 }

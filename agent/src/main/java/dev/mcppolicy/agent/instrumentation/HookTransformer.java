@@ -39,7 +39,7 @@ public final class HookTransformer implements ClassFileTransformer {
         ClassWriter writer = new ClassWriter(reader, 0);
         Weaver weaver = new Weaver(writer, instrumentation.hooks());
         reader.accept(weaver, 0);
-        report(className.replace('/', '.'), instrumentation.hooks(), weaver.matched, protectionDomain);
+        report(className.replace('/', '.'), instrumentation, weaver.matched, protectionDomain);
         for (int count : weaver.matched) {
             if (count > 0) {
                 return writer.toByteArray();
@@ -48,7 +48,8 @@ public final class HookTransformer implements ClassFileTransformer {
         return null;
     }
 
-    private static void report(String type, List<TypeInstrumentation.Hook> hooks, int[] matched, ProtectionDomain domain) {
+    private static void report(String type, TypeInstrumentation instrumentation, int[] matched, ProtectionDomain domain) {
+        List<TypeInstrumentation.Hook> hooks = instrumentation.hooks();
         List<String> applied = new ArrayList<>();
         for (int i = 0; i < hooks.size(); i++) {
             TypeInstrumentation.Hook hook = hooks.get(i);
@@ -61,7 +62,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 applied.add(hook.what());
             }
         }
-        if (!applied.isEmpty()) {
+        if (!applied.isEmpty() && instrumentation.announces()) {
             Diagnostics.info("instrumented " + type + " " + SdkVersion.of(domain) + ": " + String.join(", ", applied));
         }
     }

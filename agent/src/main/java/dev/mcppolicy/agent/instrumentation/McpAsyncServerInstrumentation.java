@@ -15,7 +15,7 @@ public final class McpAsyncServerInstrumentation implements TypeInstrumentation 
      * denial skips the handler and is returned instead. Argument 0 is the exchange (stateful server)
      * or the transport context (stateless server): passed as {@code Object}, one weave serves both.
      */
-    static final Weave CALL = Weave.enterUnlessNull("serverCall", Weave.THIS, 0, 1);
+    public static final Weave CALL = Weave.enterUnlessNull("serverCall", Weave.THIS, 0, 1);
 
     /** {@code tools/list}: the result becomes {@code PolicyBridge.serverList(result, exchangeOrContext)}. */
     static final Weave LIST = Weave.replaceReturn("serverList", 0);

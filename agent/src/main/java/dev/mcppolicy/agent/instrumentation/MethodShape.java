@@ -23,7 +23,12 @@ public interface MethodShape {
      * lambdas take other arguments or return other types).
      */
     static MethodShape handlerLambda(String factory) {
-        return new HandlerLambda("lambda$" + factory + "$");
+        return handlerLambda(factory, MONO);
+    }
+
+    /** {@link #handlerLambda(String)} returning {@code returns} (a descriptor) instead of a {@code Mono}. */
+    static MethodShape handlerLambda(String factory, String returns) {
+        return new HandlerLambda("lambda$" + factory + "$", returns);
     }
 
     /**
@@ -40,13 +45,13 @@ public interface MethodShape {
     }
 
     /** See {@link #handlerLambda}. */
-    record HandlerLambda(String prefix) implements MethodShape {
+    record HandlerLambda(String prefix, String returns) implements MethodShape {
         private static final int PRIVATE_SYNTHETIC = Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC;
 
         @Override
         public boolean matches(int access, String name, String descriptor) {
             if ((access & PRIVATE_SYNTHETIC) != PRIVATE_SYNTHETIC || !name.startsWith(prefix)
-                    || !Type.getReturnType(descriptor).getDescriptor().equals(MONO)) {
+                    || !Type.getReturnType(descriptor).getDescriptor().equals(returns)) {
                 return false;
             }
             Type[] arguments = Type.getArgumentTypes(descriptor);

@@ -9,6 +9,11 @@ public interface TypeInstrumentation {
 
     List<Hook> hooks();
 
+    /** Whether loading the type is announced ({@code instrumented ...}); a miss is a WARN either way. */
+    default boolean announces() {
+        return true;
+    }
+
     /**
      * One weave on the declared methods {@code methods} selects. {@code expected} says how many places
      * (methods, or call sites for a call-site weave) must be woven in every supported version: fewer is

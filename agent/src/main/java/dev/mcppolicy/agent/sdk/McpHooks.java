@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.sdk;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
+import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Side;
@@ -40,6 +41,9 @@ public final class McpHooks implements PolicyBridge.Hooks {
 
     @Override
     public Object serverCall(Object server, Object exchangeOrContext, Object params) {
+        if (params == Canary.PROBE) {
+            return Canary.ANSWER;
+        }
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
         String tool = "?";
         try {

@@ -61,6 +61,11 @@ abstract class AbstractToolCallScenarios {
                 "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.client\\.McpAsyncClient \\(mcp(-core)? "
                         + java.util.regex.Pattern.quote(sdkVersion()) + "\\): callTool, listTools"));
         assertThat(pair.serverLog()).anyMatch(line -> line.startsWith("[mcp-policy] policy ") && line.contains("sha256="));
+        // the run-time self-check in both JVMs
+        String canary = "[mcp-policy] canary: the hooks fire (a woven tools/call handler reached the policy)";
+        pair.awaitServerLog(line -> line.equals(canary));
+        pair.awaitClientLog(line -> line.equals(canary));
+        assertThat(pair.serverLog()).noneMatch(line -> line.contains("canary") && line.contains("ERROR"));
     }
 
     @Test

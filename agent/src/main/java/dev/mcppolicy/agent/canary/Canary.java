@@ -1,0 +1,101 @@
+package dev.mcppolicy.agent.canary;
+
+import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.HookedTypes;
+import dev.mcppolicy.agent.instrumentation.MethodShape;
+import dev.mcppolicy.agent.instrumentation.McpAsyncServerInstrumentation;
+import dev.mcppolicy.agent.instrumentation.TypeInstrumentation;
+import java.io.InputStream;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * Proves at run time that the hooks fire (BlockHound's self-check, STYLE.md): once the transformer is
+ * in place, a fresh copy of {@link CanaryTarget} is defined, so the JVM hands it to the agent's
+ * transformer, which weaves it with the server {@code tools/call} weave; its handler is then called
+ * with {@link #PROBE}, which the hooks answer with {@link #ANSWER} without deciding or logging. Getting
+ * {@code ANSWER} back shows the transformer runs, the weave verifies, woven code reaches the bridge
+ * and the bridge reaches the hooks. Anything else is an ERROR: MCP tool calls would not be policed.
+ */
+public final class Canary {
+    public static final String INTERNAL_NAME = HookedTypes.CANARY;
+    /** The params the canary calls with; the hooks answer it with {@link #ANSWER}. */
+    public static final Object PROBE = new Object();
+    public static final Object ANSWER = new Object();
+
+    private Canary() {
+    }
+
+    /** The canary's instrumentation: the server's tools/call weave, on a handler that returns {@code Object}. */
+    public static TypeInstrumentation instrumentation() {
+        return new TypeInstrumentation() {
+            @Override
+            public String internalName() {
+                return INTERNAL_NAME;
+            }
+
+            @Override
+            public List<Hook> hooks() {
+                return List.of(new Hook("canary", MethodShape.handlerLambda("toolsCallRequestHandler", MethodShape.OBJECT),
+                        McpAsyncServerInstrumentation.CALL, 1));
+            }
+
+            @Override
+            public boolean announces() {
+                return false;
+            }
+        };
+    }
+
+    /** Runs the canary on a daemon thread of its own and says how it went. */
+    public static void start() {
+        Thread thread = new Thread(Canary::check, "mcp-policy-canary");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    static void check() {
+        try {
+            byte[] bytes;
+            try (InputStream in = Canary.class.getClassLoader().getResourceAsStream(INTERNAL_NAME + ".class")) {
+                if (in == null) {
+                    throw new IllegalStateException("the agent jar lacks " + INTERNAL_NAME);
+                }
+                bytes = in.readAllBytes();
+            }
+            Class<?> target = new Isolated(bytes).loadClass(INTERNAL_NAME.replace('/', '.'));
+            @SuppressWarnings("unchecked")
+            BiFunction<Object, Object, Object> handler = (BiFunction<Object, Object, Object>)
+                    target.getMethod("toolsCallRequestHandler").invoke(target.getDeclaredConstructor().newInstance());
+            Object answer = handler.apply(null, PROBE);
+            if (answer == ANSWER) {
+                Diagnostics.info("canary: the hooks fire (a woven tools/call handler reached the policy)");
+            } else {
+                Diagnostics.error("canary: the hooks did not fire (" + answer + "); MCP tool calls are NOT policed");
+            }
+        } catch (Throwable t) {
+            Diagnostics.error("canary: the hooks could not be checked, MCP tool calls may NOT be policed: " + t);
+        }
+    }
+
+    /** Defines the canary's own copy of {@link CanaryTarget}, so that it goes through the transformers. */
+    private static final class Isolated extends ClassLoader {
+        private final byte[] bytes;
+
+        Isolated(byte[] bytes) {
+            super("mcp-policy-canary", Canary.class.getClassLoader());
+            this.bytes = bytes;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.equals(INTERNAL_NAME.replace('/', '.'))) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> loaded = findLoadedClass(name);
+                return loaded != null ? loaded : defineClass(name, bytes, 0, bytes.length);
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.mcppolicy.agent.canary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mcppolicy.agent.bridge.PolicyBridge;
+import dev.mcppolicy.agent.instrumentation.HookTransformer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The canary without an agent: with no transformer installed the handler runs unhooked and the canary
+ * says so loudly. (That it passes with the real agent is asserted in every forked-JVM scenario.)
+ */
+class CanaryTest {
+    @AfterEach
+    void uninstall() {
+        PolicyBridge.install(null);
+    }
+
+    @Test
+    void saysLoudlyWhenTheHooksDoNotFire() {
+        String err = stderrOf(Canary::check);
+        assertThat(err).contains("[mcp-policy] ERROR canary: the hooks did not fire (" + CanaryTarget.UNHOOKED
+                + "); MCP tool calls are NOT policed");
+    }
+
+    @Test
+    void theCanaryShapeIsWovenByItsInstrumentation() throws Exception {
+        HookTransformer transformer = new HookTransformer(List.of(Canary.instrumentation()));
+        byte[] original;
+        try (var in = Canary.class.getClassLoader().getResourceAsStream(Canary.INTERNAL_NAME + ".class")) {
+            original = in.readAllBytes();
+        }
+        String err = stderrOf(() -> {
+            byte[] woven = transformer.transform(null, null, Canary.INTERNAL_NAME, null, null, original);
+            assertThat(woven).isNotNull();
+        });
+        assertThat(err).as("the canary is not announced as an SDK class").isEmpty();
+    }
+
+    private static String stderrOf(Runnable action) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}
