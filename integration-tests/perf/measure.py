@@ -2,13 +2,13 @@
 """Start-up and per-call cost of the agent (issue 3 closing note).
 
 Needs a built tree (mvn -B verify). Usage: python3 integration-tests/perf/measure.py [runs] [calls]
-(the figures in README come from `measure.py 9 30000`)
+(the figures in README come from `measure.py 9 60000`)
   1. hello world: wall time of `java -cp ... fixture.Hello`, with and without -javaagent
   2. time to `initialize`: spawn the SDK 2.1.0 fixture server (a Logback app) on stdio, send initialize,
      wait for the answer
   3. per-call latency of the echo tool over stdio (server-side decision and its Logback line), p50/p99
      over the last third of the calls (the rest is JIT warm-up); calls are back to back from one
-     client; three alternating rounds each way
+     client; five alternating rounds each way
 (The SDK 1.0.0 and 2.0.0 stdio fixtures stalled after 50-75 back-to-back calls from this script even
 without the agent, so the latency run uses 2.1.0.)
 """
@@ -19,7 +19,7 @@ AGENT = os.path.join(ROOT, "agent", "target", "mcp-policy-agent.jar")
 FIX = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target")
 POLICY = '{"version":"1","default":"deny","tools":{"echo":{}}}'
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 9
-CALLS = int(sys.argv[2]) if len(sys.argv) > 2 else 30000
+CALLS = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
 
 work = tempfile.mkdtemp(prefix="mcp-policy-perf-")
 with open(os.path.join(work, "mcp-policy.json"), "w") as f:
@@ -90,7 +90,7 @@ def call_latencies(agent):
     proc.kill()
     proc.wait()
     # keep the last third: on 2 cores the JIT is still compiling the call path (the SDK's, and the
-    # agent's on top) for the first ~10,000 calls, which is start-up cost, not per-call cost
+    # agent's on top) for tens of thousands of calls, which is start-up cost, not per-call cost
     return sorted(samples[2 * CALLS // 3:])
 
 
@@ -118,10 +118,10 @@ b = summary("MCP 2.1.0 stdio time to initialize, no agent (ms)", base)
 a = summary("MCP 2.1.0 stdio time to initialize, -javaagent (ms)", with_agent)
 print(f"{'  added':48s} min {a[0] - b[0]:+8.1f}  median {a[1] - b[1]:+8.1f}")
 
-# three rounds, alternating, so that a noisy moment on the box hits both sides
+# five rounds, alternating, so that a noisy moment on the box hits both sides
 p50s = {False: [], True: []}
 p99s = {False: [], True: []}
-for round_ in range(3):
+for round_ in range(5):
     for agent in (False, True):
         lat = call_latencies(agent)
         p50s[agent].append(pct(lat, 0.5))
