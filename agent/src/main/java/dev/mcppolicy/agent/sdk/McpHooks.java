@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * What the advice does, behind {@link PolicyBridge}: turns an MCP call into a {@link ToolCall},
+ * What the woven hooks do, behind {@link PolicyBridge}: turns an MCP call into a {@link ToolCall},
  * decides it once, logs the decision, and answers with the SDK object the hooked method returns.
  *
  * <p>Denials leave by one route per hook: the server's {@code tools/call} lambda is skipped and
