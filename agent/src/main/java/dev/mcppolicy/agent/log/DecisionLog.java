@@ -28,6 +28,9 @@ public final class DecisionLog {
     }
 
     public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader) {
+        if (target == LogTarget.OFF && audit == null) {
+            return;
+        }
         DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, tookMicros, logArguments);
         try {
             sinkFor(sdkLoader).accept(record.decision().isDenied(), record.toLine());

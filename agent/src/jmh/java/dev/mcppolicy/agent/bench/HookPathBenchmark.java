@@ -1,0 +1,102 @@
+package dev.mcppolicy.agent.bench;
+
+import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
+import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.sdk.McpHooks;
+import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.log.DecisionRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the agent adds to one server {@code tools/call} besides the engine's decision: reading the call
+ * from the SDK's objects by reflection (tool, arguments, session, client identity), deciding through the
+ * holder, and building the decision line. The SDK objects are stand-ins with the SDK's shapes (raw
+ * params map, an exchange with {@code sessionId()}, {@code getClientInfo()}, {@code transportContext()}).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(2)
+public class HookPathBenchmark {
+    private McpHooks hooks;
+    private FakeMcpAsyncServerExchange exchange;
+    private Map<String, Object> params;
+    private ToolCall call;
+    private Decision allowed;
+
+    @Setup
+    public void setUp() throws Exception {
+        Path policy = Files.createTempFile("bench-policy", ".json");
+        Files.writeString(policy, "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}");
+        PolicyHolder holder = PolicyHolder.load(policy, policy.toString(), false, Clock.systemUTC());
+        hooks = new McpHooks(holder, new DecisionLog(LogTarget.OFF, null, false));
+        exchange = new FakeMcpAsyncServerExchange();
+        params = Map.of("name", "echo", "arguments", Map.of("text", "hello"));
+        call = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hello"), "c8a5093e-1a97-4464-808e-9a0d280f6666",
+                "perf-client", null);
+        allowed = holder.decide(call);
+        if (hooks.serverCall(null, exchange, params) != null) {
+            throw new IllegalStateException("echo must be allowed");
+        }
+    }
+
+    /** The whole hook on an allowed call with {@code log=off}: reflection + decision, no line. */
+    @Benchmark
+    public Object serverCallAllowedLogOff() {
+        return hooks.serverCall(null, exchange, params);
+    }
+
+    /** The decision line the log gets for such a call (canonical-JSON SHA-256 of the arguments included). */
+    @Benchmark
+    public String decisionLine() {
+        return new DecisionRecord(Instant.now(), call, allowed, 3, false).toLine();
+    }
+
+    /** The SDK's exchange, as far as the hooks read it; the class name ends with {@code ServerExchange} like the SDK's. */
+    public static final class FakeMcpAsyncServerExchange {
+        private final Implementation clientInfo = new Implementation("perf-client");
+        private final TransportContext context = new TransportContext();
+
+        public String sessionId() {
+            return "c8a5093e-1a97-4464-808e-9a0d280f6666";
+        }
+
+        public Implementation getClientInfo() {
+            return clientInfo;
+        }
+
+        public TransportContext transportContext() {
+            return context;
+        }
+    }
+
+    public record Implementation(String name) {
+    }
+
+    /** An empty transport context (stdio, or HTTP without a credential). */
+    public static final class TransportContext {
+        public Object get(String key) {
+            return null;
+        }
+    }
+}
