@@ -6,6 +6,7 @@ import java.security.ProtectionDomain;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.instrumentation.HookInstaller;
 import dev.mcppolicy.agent.log.DecisionLog;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -37,7 +38,7 @@ final class LazyInstaller implements ClassFileTransformer {
             return null;
         }
         Activated current = active != null ? active : activate();
-        if (current == null || !current.hookedTypes.contains(className) && !className.equals(HookedTypes.CANARY)) {
+        if (current == null || !current.hookedTypes.contains(className)) {
             return null;
         }
         try {
@@ -77,10 +78,12 @@ final class LazyInstaller implements ClassFileTransformer {
         BridgeWiring.install(policy, log);
         ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
         Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
-        return new Activated(hooks, HookedTypes.INTERNAL_NAMES);
+        Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);
+        woven.add(HookedTypes.CANARY);
+        return new Activated(hooks, Set.copyOf(woven));
     }
 
-    /** The real transformer and the internal names of the types it hooks. */
+    /** The real transformer and the internal names of the types it weaves (the SDK's and the canary). */
     static final class Activated {
         final ClassFileTransformer transformer;
         final Set<String> hookedTypes;

@@ -18,7 +18,6 @@ import java.util.function.BiFunction;
  * and the bridge reaches the hooks. Anything else is an ERROR: MCP tool calls would not be policed.
  */
 public final class Canary {
-    public static final String INTERNAL_NAME = HookedTypes.CANARY;
     /** The params the canary calls with; the hooks answer it with {@link #ANSWER}. */
     public static final Object PROBE = new Object();
     public static final Object ANSWER = new Object();
@@ -31,7 +30,7 @@ public final class Canary {
         return new TypeInstrumentation() {
             @Override
             public String internalName() {
-                return INTERNAL_NAME;
+                return HookedTypes.CANARY;
             }
 
             @Override
@@ -57,13 +56,13 @@ public final class Canary {
     static void check() {
         try {
             byte[] bytes;
-            try (InputStream in = Canary.class.getClassLoader().getResourceAsStream(INTERNAL_NAME + ".class")) {
+            try (InputStream in = Canary.class.getClassLoader().getResourceAsStream(HookedTypes.CANARY + ".class")) {
                 if (in == null) {
-                    throw new IllegalStateException("the agent jar lacks " + INTERNAL_NAME);
+                    throw new IllegalStateException("the agent jar lacks " + HookedTypes.CANARY);
                 }
                 bytes = in.readAllBytes();
             }
-            Class<?> target = new Isolated(bytes).loadClass(INTERNAL_NAME.replace('/', '.'));
+            Class<?> target = new Isolated(bytes).loadClass(HookedTypes.CANARY.replace('/', '.'));
             @SuppressWarnings("unchecked")
             BiFunction<Object, Object, Object> handler = (BiFunction<Object, Object, Object>)
                     target.getMethod("toolsCallRequestHandler").invoke(target.getDeclaredConstructor().newInstance());
@@ -89,7 +88,7 @@ public final class Canary {
 
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.equals(INTERNAL_NAME.replace('/', '.'))) {
+            if (!name.equals(HookedTypes.CANARY.replace('/', '.'))) {
                 return super.loadClass(name, resolve);
             }
             synchronized (getClassLoadingLock(name)) {

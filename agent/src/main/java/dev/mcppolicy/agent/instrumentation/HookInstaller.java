@@ -20,8 +20,9 @@ public final class HookInstaller {
      *     must be among them, or its hooks would never run
      */
     public static ClassFileTransformer build(Set<String> prefiltered) {
+        List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations());
         Set<String> missing = new TreeSet<>();
-        for (TypeInstrumentation instrumentation : McpSdkModule.instrumentations()) {
+        for (TypeInstrumentation instrumentation : all) {
             if (!prefiltered.contains(instrumentation.internalName())) {
                 missing.add(instrumentation.internalName());
             }
@@ -29,7 +30,6 @@ public final class HookInstaller {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("hooked types missing from HookedTypes: " + missing);
         }
-        List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations());
         all.add(Canary.instrumentation());
         return new HookTransformer(all);
     }

@@ -35,11 +35,12 @@ public final class HookTransformer implements ClassFileTransformer {
         if (instrumentation == null) {
             return null;
         }
+        List<TypeInstrumentation.Hook> hooks = instrumentation.hooks();
         ClassReader reader = new ClassReader(classfileBuffer);
         ClassWriter writer = new ClassWriter(reader, 0);
-        Weaver weaver = new Weaver(writer, instrumentation.hooks());
+        Weaver weaver = new Weaver(writer, hooks);
         reader.accept(weaver, 0);
-        report(className.replace('/', '.'), instrumentation, weaver.matched, protectionDomain);
+        report(className.replace('/', '.'), instrumentation.announces(), hooks, weaver.matched, protectionDomain);
         for (int count : weaver.matched) {
             if (count > 0) {
                 return writer.toByteArray();
@@ -48,8 +49,8 @@ public final class HookTransformer implements ClassFileTransformer {
         return null;
     }
 
-    private static void report(String type, TypeInstrumentation instrumentation, int[] matched, ProtectionDomain domain) {
-        List<TypeInstrumentation.Hook> hooks = instrumentation.hooks();
+    private static void report(String type, boolean announces, List<TypeInstrumentation.Hook> hooks, int[] matched,
+            ProtectionDomain domain) {
         List<String> applied = new ArrayList<>();
         for (int i = 0; i < hooks.size(); i++) {
             TypeInstrumentation.Hook hook = hooks.get(i);
@@ -62,7 +63,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 applied.add(hook.what());
             }
         }
-        if (!applied.isEmpty() && instrumentation.announces()) {
+        if (!applied.isEmpty() && announces) {
             Diagnostics.info("instrumented " + type + " " + SdkVersion.of(domain) + ": " + String.join(", ", applied));
         }
     }

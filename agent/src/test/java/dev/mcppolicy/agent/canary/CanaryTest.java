@@ -2,6 +2,7 @@ package dev.mcppolicy.agent.canary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.agent.HookedTypes;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.instrumentation.HookTransformer;
 import java.io.ByteArrayOutputStream;
@@ -32,11 +33,11 @@ class CanaryTest {
     void theCanaryShapeIsWovenByItsInstrumentation() throws Exception {
         HookTransformer transformer = new HookTransformer(List.of(Canary.instrumentation()));
         byte[] original;
-        try (var in = Canary.class.getClassLoader().getResourceAsStream(Canary.INTERNAL_NAME + ".class")) {
+        try (var in = Canary.class.getClassLoader().getResourceAsStream(HookedTypes.CANARY + ".class")) {
             original = in.readAllBytes();
         }
         String err = stderrOf(() -> {
-            byte[] woven = transformer.transform(null, null, Canary.INTERNAL_NAME, null, null, original);
+            byte[] woven = transformer.transform(null, null, HookedTypes.CANARY, null, null, original);
             assertThat(woven).isNotNull();
         });
         assertThat(err).as("the canary is not announced as an SDK class").isEmpty();
