@@ -35,10 +35,11 @@ final class Agent {
         String audit = config.audit();
         Diagnostics.info("on_error=" + config.onError() + " log=" + config.log().name().toLowerCase(java.util.Locale.ROOT)
                 + " audit=" + (audit == null ? "off" : workingDirectory.resolve(audit).normalize())
-                + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false"));
+                + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false")
+                + " serialize_stdio=" + config.serializeStdio());
 
         DecisionLog log = new DecisionLog(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments());
-        LazyInstaller installer = new LazyInstaller(policy, log, loader);
+        LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio());
         inst.addTransformer(installer, true);
         if (lateAttach) {
             if (installer.activate() != null) {
@@ -46,7 +47,8 @@ final class Agent {
             }
         } else {
             Diagnostics.info("hooks: MCP Java SDK 0.10.0 - 2.1.0 server tools/call + tools/list, client callTool + listTools,"
-                    + " HTTP caller identity; the policy is read and the hooks installed when the first io.modelcontextprotocol"
+                    + " HTTP caller identity" + (config.serializeStdio() ? ", serialized stdio sends before 2.1.0" : "")
+                    + "; the policy is read and the hooks installed when the first io.modelcontextprotocol"
                     + " class loads");
         }
     }

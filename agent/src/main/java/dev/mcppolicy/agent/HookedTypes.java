@@ -13,7 +13,9 @@ public final class HookedTypes {
             "io/modelcontextprotocol/client/McpAsyncClient",
             "io/modelcontextprotocol/server/transport/HttpServletStreamableServerTransportProvider",
             "io/modelcontextprotocol/server/transport/HttpServletSseServerTransportProvider",
-            "io/modelcontextprotocol/server/transport/HttpServletStatelessServerTransport");
+            "io/modelcontextprotocol/server/transport/HttpServletStatelessServerTransport",
+            "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
+            "io/modelcontextprotocol/client/transport/StdioClientTransport");
 
     /** The agent's own stand-in for a server dispatch, woven to prove the hooks fire (see {@code Canary}). */
     public static final String CANARY = "dev/mcppolicy/agent/canary/CanaryTarget";

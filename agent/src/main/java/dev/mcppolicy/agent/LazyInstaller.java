@@ -22,13 +22,15 @@ final class LazyInstaller implements ClassFileTransformer {
     private final PolicyHolder policy;
     private final DecisionLog log;
     private final Thread policyLoader;
+    private final boolean serializeStdio;
     private volatile Activated active;
     private boolean activating;
 
-    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader) {
+    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio) {
         this.policy = policy;
         this.log = log;
         this.policyLoader = policyLoader;
+        this.serializeStdio = serializeStdio;
     }
 
     @Override
@@ -76,7 +78,7 @@ final class LazyInstaller implements ClassFileTransformer {
             policyLoader.start();
         }
         BridgeWiring.install(policy, log);
-        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES);
+        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio);
         Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);
         woven.add(HookedTypes.CANARY);

@@ -12,7 +12,8 @@ package dev.mcppolicy.agent.bridge;
  * <p>The value a hooked method was about to return comes first. Each method returns the value the
  * hooked method must return instead ({@code null} from
  * {@link #serverCall} means "run the tool"). No method throws: a failure inside the hooks is reported
- * by the hooks themselves and answered according to {@code on_error}.
+ * by the hooks themselves and answered according to {@code on_error}; {@link #emitSerialized} throws
+ * only what the SDK's own emission would have thrown.
  */
 public final class PolicyBridge {
     private static volatile Hooks hooks;
@@ -56,6 +57,14 @@ public final class PolicyBridge {
         return hooks().transportContext(context, request);
     }
 
+    /**
+     * The stdio transports of SDKs before 2.1.0: {@code sink.tryEmitNext(message)}, serialized with the
+     * other sends on that sink; the {@code Sinks.EmitResult}. Throws what the emission itself throws.
+     */
+    public static Object emitSerialized(Object sink, Object message) {
+        return hooks().emitSerialized(sink, message);
+    }
+
     private static Hooks hooks() {
         Hooks current = hooks;
         if (current == null) {
@@ -77,5 +86,7 @@ public final class PolicyBridge {
         Object clientList(Object result, Object client);
 
         Object transportContext(Object context, Object request);
+
+        Object emitSerialized(Object sink, Object message);
     }
 }

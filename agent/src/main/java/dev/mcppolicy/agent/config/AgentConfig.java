@@ -21,8 +21,9 @@ public final class AgentConfig {
     public static final String AUDIT = "audit";
     public static final String DEBUG = "debug";
     public static final String LOG_ARGUMENTS = "log_arguments";
+    public static final String SERIALIZE_STDIO = "serialize_stdio";
 
-    static final Set<String> KEYS = Set.of(POLICY, ON_ERROR, RELOAD, LOG, AUDIT, DEBUG, LOG_ARGUMENTS);
+    static final Set<String> KEYS = Set.of(POLICY, ON_ERROR, RELOAD, LOG, AUDIT, DEBUG, LOG_ARGUMENTS, SERIALIZE_STDIO);
     private static final List<String> DEFAULT_POLICY_NAMES = List.of("mcp-policy.json", "mcp-policy.yaml", "mcp-policy.yml");
 
     /** Where decision lines go. */
@@ -156,6 +157,14 @@ public final class AgentConfig {
         return Boolean.parseBoolean(values.getOrDefault(LOG_ARGUMENTS, "false"));
     }
 
+    /**
+     * Whether the stdio transports of SDKs before 2.1.0 send serialized (their concurrent sends lose
+     * messages); only an explicit {@code false} turns it off.
+     */
+    public boolean serializeStdio() {
+        return !"false".equalsIgnoreCase(values.getOrDefault(SERIALIZE_STDIO, "true"));
+    }
+
     public boolean reload() {
         return Boolean.parseBoolean(values.getOrDefault(RELOAD, "true"));
     }
@@ -168,15 +177,16 @@ public final class AgentConfig {
     /** Mistakes in the configuration itself (unknown keys, bad values), reported at startup. */
     public List<String> problems() {
         List<String> all = new java.util.ArrayList<>(problems);
-        checkOneOf(ON_ERROR, all, "deny", "allow");
-        checkOneOf(LOG, all, "app", "stderr", "off");
+        checkOneOf(ON_ERROR, onError(), all, "deny", "allow");
+        checkOneOf(LOG, log().name().toLowerCase(Locale.ROOT), all, "app", "stderr", "off");
+        checkOneOf(SERIALIZE_STDIO, String.valueOf(serializeStdio()), all, "true", "false");
         return all;
     }
 
-    private void checkOneOf(String key, List<String> out, String... allowed) {
+    private void checkOneOf(String key, String using, List<String> out, String... allowed) {
         String value = values.get(key);
         if (value != null && !List.of(allowed).contains(value.toLowerCase(Locale.ROOT))) {
-            out.add(key + "=" + value + " is not one of " + String.join("|", allowed) + "; using " + (key.equals(ON_ERROR) ? onError() : log().name().toLowerCase(Locale.ROOT)));
+            out.add(key + "=" + value + " is not one of " + String.join("|", allowed) + "; using " + using);
         }
     }
 

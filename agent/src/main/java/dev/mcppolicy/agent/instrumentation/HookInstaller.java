@@ -18,9 +18,10 @@ public final class HookInstaller {
     /**
      * @param prefiltered the internal names the premain-time filter lets through; every hooked type
      *     must be among them, or its hooks would never run
+     * @param serializeStdio see {@link McpSdkModule#instrumentations(boolean)}
      */
-    public static ClassFileTransformer build(Set<String> prefiltered) {
-        List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations());
+    public static ClassFileTransformer build(Set<String> prefiltered, boolean serializeStdio) {
+        List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations(serializeStdio));
         Set<String> missing = new TreeSet<>();
         for (TypeInstrumentation instrumentation : all) {
             if (!prefiltered.contains(instrumentation.internalName())) {

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The official MCP Java SDK, {@code io.modelcontextprotocol.sdk:mcp} 0.10.0 to 2.1.0
  * (research/sdk-points.md): one server dispatch point per server kind and the async client, which the
- * sync facades delegate to, so no call is decided twice; and the HTTP transports, for the caller's identity.
+ * sync facades delegate to, so no call is decided twice; the HTTP transports, for the caller's identity;
+ * and, unless turned off, the stdio transports before 2.1.0, whose concurrent sends lose messages.
  */
 public final class McpSdkModule {
     public static final String VERSIONS = "0.10.0 - 2.1.0";
@@ -14,11 +15,17 @@ public final class McpSdkModule {
     private McpSdkModule() {
     }
 
-    public static List<TypeInstrumentation> instrumentations() {
+    /** @param serializeStdio whether to carry 2.1.0's fix of lost stdio sends into older SDKs ({@code serialize_stdio}) */
+    public static List<TypeInstrumentation> instrumentations(boolean serializeStdio) {
         List<TypeInstrumentation> all = new ArrayList<>(List.of(new McpAsyncServerInstrumentation(),
                 new McpStatelessAsyncServerInstrumentation(), new McpAsyncClientInstrumentation()));
         for (String transport : McpTransportInstrumentation.TRANSPORTS) {
             all.add(new McpTransportInstrumentation(transport));
+        }
+        if (serializeStdio) {
+            for (String transport : McpStdioTransportInstrumentation.TRANSPORTS) {
+                all.add(new McpStdioTransportInstrumentation(transport));
+            }
         }
         return List.copyOf(all);
     }

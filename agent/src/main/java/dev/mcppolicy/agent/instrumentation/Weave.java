@@ -17,7 +17,7 @@ import org.objectweb.asm.Type;
  * Everything passes as {@code Object}; the bridge returns {@code Object}, cast back to the type the
  * woven code expects.
  *
- * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the three shapes below are all
+ * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the four shapes below are all
  * the agent needs, and not loading Byte Buddy saves an MCP server ~0.5 s of start-up (issue 3). None
  * adds a local variable, a member or an exception handler, so the class keeps its format and can be
  * retransformed; the only stack map frame added is a "same locals, one Object on the stack" frame
@@ -131,6 +131,43 @@ public abstract class Weave {
                         mv.visitInsn(Opcodes.DUP_X2);
                         mv.visitInsn(Opcodes.POP);
                         mv.visitInsn(Opcodes.SWAP);
+                        invokeExact(mv, 2);
+                        castToReturnType(mv, callDescriptor);
+                    }
+
+                    @Override
+                    public void visitMaxs(int maxStack, int maxLocals) {
+                        super.visitMaxs(maxStack + 2, maxLocals);
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * Every call to {@code owner.name(Object)} (an instance method taking one reference and returning
+     * one) becomes {@code bridgeMethod(receiver, argument)}, whose result is cast to what the call
+     * returned: the bridge makes the call itself, around whatever it must do.
+     */
+    public static Weave replaceCall(String owner, String name, String bridgeMethod) {
+        return new Weave(bridgeMethod, new int[0]) {
+            @Override
+            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+                return new MethodVisitor(Opcodes.ASM9, target) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String callOwner, String callName, String callDescriptor,
+                            boolean isInterface) {
+                        boolean hooked = opcode != Opcodes.INVOKESTATIC && opcode != Opcodes.INVOKESPECIAL
+                                && callOwner.equals(owner) && callName.equals(name) && takesOneReference(callDescriptor);
+                        if (!hooked) {
+                            super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                            return;
+                        }
+                        woven.run();
+                        // receiver, argument -> handle, receiver, argument
+                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, 2));
+                        mv.visitInsn(Opcodes.DUP_X2);
+                        mv.visitInsn(Opcodes.POP);
                         invokeExact(mv, 2);
                         castToReturnType(mv, callDescriptor);
                     }

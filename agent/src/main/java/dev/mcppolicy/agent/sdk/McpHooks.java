@@ -127,6 +127,21 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
+    @Override
+    public Object emitSerialized(Object sink, Object message) {
+        try {
+            return SerializedSends.emit(sink, message);
+        } catch (Throwable t) {
+            return rethrow(t);
+        }
+    }
+
+    /** Throws {@code t} unchanged, checked or not: the SDK sees what its own call would have thrown. */
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> Object rethrow(Throwable t) throws T {
+        throw (T) t;
+    }
+
     /**
      * The {@code inputSchema} of a tool this client has listed, when the rule needs it; {@code null}
      * otherwise, and for a tool the client called without listing it first (the rule then denies: its

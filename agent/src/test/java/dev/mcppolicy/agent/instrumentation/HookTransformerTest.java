@@ -13,6 +13,7 @@ import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * The weaves on methods javac compiled in the SDK's own shapes (handler lambdas capturing {@code this}
@@ -115,6 +116,30 @@ class HookTransformerTest {
     }
 
     @Test
+    void stdioSendsGoThroughTheBridgeInSendMessageAndItsLambdaOnly() throws Exception {
+        for (Class<?> sample : List.of(StdioServerSession.class, StdioClient.class)) {
+            bridge.seen.clear();
+            Class<?> type = wovenAs(sample, new McpStdioTransportInstrumentation(internalName(sample)));
+            Object transport = type.getDeclaredConstructor().newInstance();
+
+            Mono<?> sent = (Mono<?>) type.getMethod("sendMessage", Object.class).invoke(transport, "answer-1");
+            assertThat(sent.block()).isNull();
+            type.getMethod("receive", Object.class).invoke(transport, "request-1");
+            assertThat(bridge.seen).as(sample.getSimpleName()).extracting(seen -> seen.get(0) + " " + seen.get(2))
+                    .containsExactly("emitSerialized answer-1");
+            assertThat(type.getMethod("outbound").invoke(transport)).isEqualTo(List.of("answer-1"));
+            assertThat(type.getMethod("inbound").invoke(transport)).isEqualTo(List.of("request-1"));
+        }
+    }
+
+    @Test
+    void anSdkThatAlreadyEmitsSafelyHasNothingToWeave() {
+        Class<?> sample = StdioServerSession21.class;
+        HookTransformer transformer = new HookTransformer(List.of(new McpStdioTransportInstrumentation(internalName(sample))));
+        assertThat(transformer.transform(null, null, internalName(sample), null, null, bytes(sample))).isNull();
+    }
+
+    @Test
     void aClassWithoutTheShapesIsLeftAloneWithAWarnPerMissingHook() {
         HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncClientInstrumentation(), internalName(StatefulServer.class))));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -212,6 +237,81 @@ class HookTransformerTest {
         }
     }
 
+    /**
+     * Like {@code StdioServerTransportProvider$StdioMcpSessionTransport} before 2.1.0: {@code sendMessage}
+     * defers to a lambda that emits on the outbound sink; the inbound reader emits on another sink.
+     */
+    public static final class StdioServerSession {
+        private final Sinks.Many<Object> outboundSink = Sinks.many().unicast().onBackpressureBuffer();
+        private final Sinks.Many<Object> inboundSink = Sinks.many().unicast().onBackpressureBuffer();
+
+        public Mono<Void> sendMessage(Object message) {
+            return Mono.defer(() -> {
+                if (outboundSink.tryEmitNext(message).isSuccess()) {
+                    return Mono.empty();
+                }
+                return Mono.error(new RuntimeException("Failed to enqueue message"));
+            });
+        }
+
+        public void receive(Object message) {
+            if (!inboundSink.tryEmitNext(message).isSuccess()) {
+                throw new IllegalStateException("inbound");
+            }
+        }
+
+        public List<Object> outbound() {
+            outboundSink.tryEmitComplete();
+            return outboundSink.asFlux().collectList().block();
+        }
+
+        public List<Object> inbound() {
+            inboundSink.tryEmitComplete();
+            return inboundSink.asFlux().collectList().block();
+        }
+    }
+
+    /** Like {@code StdioClientTransport} before 2.1.0: {@code sendMessage} emits itself. */
+    public static final class StdioClient {
+        private final Sinks.Many<Object> outboundSink = Sinks.many().unicast().onBackpressureBuffer();
+        private final Sinks.Many<Object> inboundSink = Sinks.many().unicast().onBackpressureBuffer();
+
+        public Mono<Void> sendMessage(Object message) {
+            if (this.outboundSink.tryEmitNext(message).isSuccess()) {
+                return Mono.empty();
+            }
+            return Mono.error(new RuntimeException("Failed to enqueue message"));
+        }
+
+        public void receive(Object message) {
+            if (!inboundSink.tryEmitNext(message).isSuccess()) {
+                throw new IllegalStateException("inbound");
+            }
+        }
+
+        public List<Object> outbound() {
+            outboundSink.tryEmitComplete();
+            return outboundSink.asFlux().collectList().block();
+        }
+
+        public List<Object> inbound() {
+            inboundSink.tryEmitComplete();
+            return inboundSink.asFlux().collectList().block();
+        }
+    }
+
+    /** Like 2.1.0's session transport: {@code emitNext} with a busy-looping failure handler, no {@code tryEmitNext}. */
+    public static final class StdioServerSession21 {
+        private final Sinks.Many<Object> outboundSink = Sinks.many().unicast().onBackpressureBuffer();
+
+        public Mono<Void> sendMessage(Object message) {
+            return Mono.defer(() -> {
+                outboundSink.emitNext(message, Sinks.EmitFailureHandler.busyLooping(java.time.Duration.ofMillis(100)));
+                return Mono.empty();
+            });
+        }
+    }
+
     // --- plumbing ---
 
     @SuppressWarnings("unchecked")
@@ -280,6 +380,7 @@ class HookTransformerTest {
     }
 
     /** Records every bridge call; answers null / wraps results so a test sees the bridge was on the path. */
+    @SuppressWarnings("unchecked")
     private static final class RecordingHooks implements PolicyBridge.Hooks {
         final List<List<Object>> seen = new ArrayList<>();
         Object serverCallAnswer;
@@ -312,6 +413,12 @@ class HookTransformerTest {
         public Object transportContext(Object context, Object request) {
             seen.add(java.util.Arrays.asList("transportContext", context, request));
             return "seen(" + context + " of " + request + ")";
+        }
+
+        @Override
+        public Object emitSerialized(Object sink, Object message) {
+            seen.add(java.util.Arrays.asList("emitSerialized", sink, message));
+            return ((Sinks.Many<Object>) sink).tryEmitNext(message);
         }
     }
 }

@@ -20,7 +20,7 @@ class McpSdkModuleTest {
     @Test
     void premainFilterKnowsEveryHookedType() {
         Set<String> declared = new TreeSet<>();
-        for (TypeInstrumentation instrumentation : McpSdkModule.instrumentations()) {
+        for (TypeInstrumentation instrumentation : McpSdkModule.instrumentations(true)) {
             declared.add(instrumentation.internalName());
         }
         assertThat(declared).isEqualTo(new TreeSet<>(HookedTypes.INTERNAL_NAMES));

@@ -25,14 +25,19 @@ final class Fixtures {
         return Path.of(System.getProperty("fixtures.dir", "../fixtures"), "sdk-" + sdkVersion).toAbsolutePath().normalize();
     }
 
-    /** The fixture classes plus their SDK's runtime class path. */
+    /**
+     * The fixture classes plus their SDK's runtime class path and an SLF4J provider (slf4j-simple on
+     * stderr, or the 2.1.0 fixture's Logback), so the SDK's own errors are seen, not swallowed.
+     */
     static String classPath(String sdkVersion) {
         Path module = fixtureModule(sdkVersion);
         Path lib = module.resolve("target/lib");
         if (!Files.isDirectory(lib)) {
             throw new IllegalStateException("fixture for SDK " + sdkVersion + " not built: " + lib);
         }
-        return module.resolve("target/classes") + File.pathSeparator + lib + File.separator + "*";
+        String classPath = module.resolve("target/classes") + File.pathSeparator + lib + File.separator + "*";
+        Path provider = module.resolve("target/provider");
+        return Files.isDirectory(provider) ? classPath + File.pathSeparator + provider + File.separator + "*" : classPath;
     }
 
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */

@@ -73,6 +73,59 @@ final class ForkedJvm implements AutoCloseable {
         stdin.flush();
     }
 
+    /** Writes all {@code lines} and flushes once: a client that does not wait for any answer. */
+    void sendAll(List<String> lines) throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (String line : lines) {
+            all.append(line).append('\n');
+        }
+        stdin.write(all.toString());
+        stdin.flush();
+    }
+
+    /**
+     * Waits until {@code count} stdout lines match, or until no stdout line at all has come for
+     * {@code quiet} (what will ever come has then come); returns the matching lines seen.
+     */
+    List<String> awaitStdoutCount(Predicate<String> match, int count, Duration quiet) {
+        return awaitCount(stdout, match, count, quiet);
+    }
+
+    /** As {@link #awaitStdoutCount}, on stderr. */
+    List<String> awaitStderrCount(Predicate<String> match, int count, Duration quiet) {
+        return awaitCount(stderr, match, count, quiet);
+    }
+
+    private List<String> awaitCount(List<String> lines, Predicate<String> match, int count, Duration quiet) {
+        long overall = System.nanoTime() + TIMEOUT.toNanos();
+        synchronized (lines) {
+            int seen = lines.size();
+            long quietUntil = System.nanoTime() + quiet.toNanos();
+            while (true) {
+                List<String> matching = new ArrayList<>();
+                for (String line : lines) {
+                    if (match.test(line)) {
+                        matching.add(line);
+                    }
+                }
+                long now = System.nanoTime();
+                if (lines.size() != seen) {
+                    seen = lines.size();
+                    quietUntil = now + quiet.toNanos();
+                }
+                if (matching.size() >= count || now >= quietUntil || now >= overall || !process.isAlive()) {
+                    return matching;
+                }
+                try {
+                    lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(Math.min(quietUntil, overall) - now)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted", e);
+                }
+            }
+        }
+    }
+
     List<String> stdout() {
         return snapshot(stdout);
     }

@@ -74,7 +74,8 @@ final class McpPair implements AutoCloseable {
         return command("list");
     }
 
-    private synchronized String command(String command) throws IOException {
+    /** One command of the fixture client's loop ({@code burst ...}, say); its answer without the {@code >> }. */
+    synchronized String command(String command) throws IOException {
         int from = client.stdout().size();
         client.send(command);
         String answer = client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY"));
