@@ -46,7 +46,7 @@ final class LazyInstaller implements ClassFileTransformer {
         try {
             return current.transformer.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
         } catch (Throwable t) {
-            Diagnostics.adviceError("instrumenting " + className.replace('/', '.') + " (its calls are NOT policed)", t);
+            Diagnostics.adviceError("instrumenting", className.replace('/', '.') + ", whose calls are NOT policed", t);
             return null;
         }
     }
@@ -102,7 +102,7 @@ final class LazyInstaller implements ClassFileTransformer {
                 try {
                     inst.retransformClasses(type);
                 } catch (Throwable t) {
-                    Diagnostics.adviceError("retransforming " + type.getName() + " (its calls are NOT policed)", t);
+                    Diagnostics.adviceError("retransforming", type.getName() + ", whose calls are NOT policed", t);
                 }
             }
         }

@@ -103,7 +103,7 @@ public final class PolicyHolder {
             }
             return decision;
         } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("policy engine deciding " + call.tool(), e);
+            Diagnostics.adviceError("policy engine deciding", "tool " + call.tool(), e);
             return failOpen ? Decision.errorAllowed("internal error: " + e) : Decision.error("internal error: " + e);
         }
     }
@@ -117,7 +117,7 @@ public final class PolicyHolder {
         try {
             return engine.isListed(side, server, tool);
         } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("policy engine listing " + tool, e);
+            Diagnostics.adviceError("policy engine listing", "tool " + tool, e);
             return failOpen;
         }
     }
@@ -128,7 +128,7 @@ public final class PolicyHolder {
         try {
             return engine != null && engine.needsInputSchema(side, server, tool);
         } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("policy engine checking " + tool, e);
+            Diagnostics.adviceError("policy engine checking", "tool " + tool, e);
             return false;
         }
     }

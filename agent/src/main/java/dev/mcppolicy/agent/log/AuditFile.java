@@ -8,12 +8,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
-/** The JSON-lines audit file (SPEC §2 {@code audit}): one object per decision, rotated to {@code .1} by size. */
+/**
+ * The JSON-lines audit file (SPEC §2 {@code audit}): one object per decision, rotated to {@code .1} by
+ * size. A call never waits for the disk: {@link #append} hands the record to a bounded queue that one
+ * daemon thread ({@code mcp-policy-audit}, started with the first record) writes out, so a slow, full
+ * or vanished file can neither block a call nor fail it. When the queue is full a record is dropped and
+ * counted; write errors are reported (once per kind, then counted) and the file is reopened for the
+ * next record. A file deleted under the agent (or its directory) is created again. Records still queued when the JVM exits are written by a shutdown hook, for up to
+ * {@link #DRAIN_MILLIS} ms.
+ */
 final class AuditFile {
     static final long ROTATE_BYTES = 50L * 1024 * 1024;
+    static final int QUEUE = 10_000;
+    static final long DRAIN_MILLIS = 2_000;
 
     private final Path path;
+    private final BlockingQueue<String> queue = new ArrayBlockingQueue<>(QUEUE);
+    private volatile Thread writer;
     private OutputStream out;
     private long size;
 
@@ -21,12 +38,68 @@ final class AuditFile {
         this.path = path.toAbsolutePath();
     }
 
-    synchronized void append(String json) {
+    /** Queues one record; never blocks, never throws. */
+    void append(String json) {
+        if (!queue.offer(json)) {
+            Diagnostics.adviceError("audit file " + path, "queue of " + QUEUE + " records full",
+                    new IllegalStateException("audit record dropped"));
+            return;
+        }
+        if (writer == null) {
+            start();
+        }
+    }
+
+    private synchronized void start() {
+        if (writer != null) {
+            return;
+        }
+        writer = new Thread(this::writeForever, "mcp-policy-audit");
+        writer.setDaemon(true);
+        writer.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(this::drain, "mcp-policy-audit-drain"));
+    }
+
+    private void writeForever() {
+        List<String> batch = new ArrayList<>();
+        while (true) {
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            queue.drainTo(batch, 255);
+            write(batch);
+            batch.clear();
+        }
+    }
+
+    private void drain() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+        List<String> batch = new ArrayList<>();
+        while (!queue.isEmpty() && System.nanoTime() < deadline) {
+            queue.drainTo(batch, 256);
+            write(batch);
+            batch.clear();
+        }
+    }
+
+    /** Writes a batch with one flush; a failure loses this batch, is reported, and the next batch reopens the file. */
+    private synchronized void write(List<String> records) {
         try {
+            if (out != null && !Files.exists(path)) {
+                // deleted, or its directory removed: writing on would feed an unlinked file nobody can read
+                Diagnostics.warn("audit file " + path + " was removed; it is created again");
+                close();
+            }
             if (out == null) {
                 open();
             }
-            byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
+            StringBuilder text = new StringBuilder();
+            for (String record : records) {
+                text.append(record).append('\n');
+            }
+            byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
             if (size + bytes.length > ROTATE_BYTES && size > 0) {
                 out.close();
                 Files.move(path, path.resolveSibling(path.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
@@ -35,9 +108,9 @@ final class AuditFile {
             out.write(bytes);
             out.flush();
             size += bytes.length;
-        } catch (IOException e) {
-            Diagnostics.adviceError("audit file " + path, e);
-            out = null;
+        } catch (IOException | RuntimeException e) {
+            Diagnostics.adviceError("audit file " + path, records.size() + " records not written", e);
+            close();
         }
     }
 
@@ -47,5 +120,16 @@ final class AuditFile {
         }
         out = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         size = Files.size(path);
+    }
+
+    private void close() {
+        try {
+            if (out != null) {
+                out.close();
+            }
+        } catch (IOException e) {
+            // the stream is given up either way
+        }
+        out = null;
     }
 }

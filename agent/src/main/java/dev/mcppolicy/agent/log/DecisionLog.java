@@ -27,20 +27,44 @@ public final class DecisionLog {
         this.sink = target == LogTarget.STDERR ? DecisionSink.stderr() : target == LogTarget.OFF ? DecisionSink.off() : null;
     }
 
+    /**
+     * Logs one decision; never throws and never changes it. A sink that throws (the app's logger) is
+     * reported once and the line goes to stderr instead; arguments that cannot be read make a line
+     * without their keys and hash; the audit record is queued, never waited for.
+     */
     public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader) {
         if (target == LogTarget.OFF && audit == null) {
             return;
         }
         DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, tookMicros, logArguments);
+        String line;
         try {
-            sinkFor(sdkLoader).accept(record.decision().isDenied(), record.toLine());
+            line = record.toLine();
         } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("decision log", e);
-            System.err.println(record.toLine());
+            Diagnostics.adviceError("decision log line", "tool " + call.tool(), e);
+            line = unreadableArguments(call, decision, tookMicros, e);
+        }
+        try {
+            sinkFor(sdkLoader).accept(decision.isDenied(), line);
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("decision log sink", e);
+            System.err.println(line);
         }
         if (audit != null) {
-            audit.append(record.toJson());
+            try {
+                audit.append(record.toJson());
+            } catch (RuntimeException | LinkageError e) {
+                Diagnostics.adviceError("audit record", "tool " + call.tool(), e);
+            }
         }
+    }
+
+    /** The line of a call whose arguments could not be read: every field but their keys and hash. */
+    private static String unreadableArguments(ToolCall call, Decision decision, long tookMicros, Throwable error) {
+        ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), java.util.Map.of(), call.sessionId(),
+                call.clientId(), null);
+        return new DecisionRecord(Instant.now(), without, decision, tookMicros, false).toLine()
+                + " args_unreadable=" + error.getClass().getSimpleName();
     }
 
     private DecisionSink sinkFor(ClassLoader sdkLoader) {

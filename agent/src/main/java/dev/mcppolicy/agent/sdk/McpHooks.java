@@ -58,7 +58,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             }
             return decision.isHidden() ? SdkAccess.unknownToolError(sdk, tool) : SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
-            return onError("server tools/call " + tool, t, sdk, tool);
+            return onError("server tools/call", t, sdk, tool);
         }
     }
 
@@ -94,7 +94,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             Decision decision = decide(call, sdk);
             return decision.isDenied() ? SdkAccess.deniedResult(sdk, decision.callerMessage(tool)) : result;
         } catch (Throwable t) {
-            Object answer = onError("client callTool " + tool, t, sdk, tool);
+            Object answer = onError("client callTool", t, sdk, tool);
             return answer == null ? result : answer;
         }
     }
@@ -187,14 +187,14 @@ public final class McpHooks implements PolicyBridge.Hooks {
 
     /** An agent bug while deciding: reported, then denied (or, with on_error=allow, let through). */
     private Object onError(String where, Throwable t, ClassLoader sdk, String tool) {
-        Diagnostics.adviceError(where, t);
+        Diagnostics.adviceError(where, "tool " + tool, t);
         if (policy.failOpen()) {
             return null;
         }
         try {
             return SdkAccess.deniedResult(sdk, Decision.error("internal error: " + t).callerMessage(tool));
         } catch (Throwable again) {
-            Diagnostics.adviceError(where + " (building the denial)", again);
+            Diagnostics.adviceError(where + " (building the denial)", "tool " + tool, again);
             throw new IllegalStateException("mcp-policy could not decide tool call '" + tool + "' and denies it", t);
         }
     }

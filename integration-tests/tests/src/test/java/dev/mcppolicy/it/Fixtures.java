@@ -40,6 +40,20 @@ final class Fixtures {
         return Files.isDirectory(provider) ? classPath + File.pathSeparator + provider + File.separator + "*" : classPath;
     }
 
+    /**
+     * The fixture classes and their SDK's runtime class path without any SLF4J provider (no Logback, no
+     * slf4j-simple): the agent then logs decisions through {@code java.util.logging}.
+     */
+    static String classPathWithoutProvider(String sdkVersion) throws java.io.IOException {
+        Path module = fixtureModule(sdkVersion);
+        StringBuilder classPath = new StringBuilder(module.resolve("target/classes").toString());
+        try (var jars = Files.list(module.resolve("target/lib"))) {
+            jars.map(Path::toString).filter(jar -> !jar.contains("logback-") && !jar.contains("slf4j-simple")).sorted()
+                    .forEach(jar -> classPath.append(File.pathSeparator).append(jar));
+        }
+        return classPath.toString();
+    }
+
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
     static String classesOnly(String sdkVersion) {
         return fixtureModule(sdkVersion).resolve("target/classes").toString();

@@ -73,14 +73,31 @@ final class ForkedJvm implements AutoCloseable {
         stdin.flush();
     }
 
-    /** Writes all {@code lines} and flushes once: a client that does not wait for any answer. */
-    void sendAll(List<String> lines) throws IOException {
+    /**
+     * Writes all {@code lines} and flushes once: a client that does not wait for any answer. Fails,
+     * instead of hanging, when the process stops reading (a server whose session ended).
+     */
+    void sendAll(List<String> lines) throws IOException, InterruptedException {
         StringBuilder all = new StringBuilder();
         for (String line : lines) {
             all.append(line).append('\n');
         }
-        stdin.write(all.toString());
-        stdin.flush();
+        IOException[] failed = new IOException[1];
+        Thread writer = new Thread(() -> {
+            try {
+                stdin.write(all.toString());
+                stdin.flush();
+            } catch (IOException e) {
+                failed[0] = e;
+            }
+        }, name + "-in");
+        writer.setDaemon(true);
+        writer.start();
+        writer.join(TIMEOUT.toMillis());
+        if (writer.isAlive() || failed[0] != null) {
+            throw new AssertionError(name + " did not read its input (" + (failed[0] != null ? failed[0] : "still blocked after "
+                    + TIMEOUT) + ")\n" + dump());
+        }
     }
 
     /**

@@ -17,7 +17,7 @@ class LogOptionsIT {
             assertThat(pair.call("delete_everything", "{}")).startsWith("RESULT isError=true");
 
             Path audit = Fixtures.workPath("LogOptionsIT").resolve("server/audit/decisions.jsonl");
-            List<String> records = Files.readAllLines(audit);
+            List<String> records = AuditFiles.awaitLines(audit, 2);
             assertThat(records).hasSize(2);
             assertThat(records.get(0)).startsWith("{\"ts\":\"").contains("\"decision\":\"ALLOW\"", "\"tool\":\"echo\"",
                     "\"side\":\"server\"", "\"client\":\"fixture-client\"");

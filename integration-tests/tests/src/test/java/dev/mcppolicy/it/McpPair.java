@@ -35,6 +35,17 @@ final class McpPair implements AutoCloseable {
     /** @param async use the SDK's async server and async client instead of the sync facades */
     static McpPair start(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
             String clientPolicy, String serverAgentOptions, String clientAgentOptions) throws IOException {
+        return start(name, sdkVersion, transport, async, serverPolicy, clientPolicy, serverAgentOptions, clientAgentOptions,
+                List.of(), Fixtures.classPath(sdkVersion));
+    }
+
+    /**
+     * @param serverJvmArgs more options for the server JVM ({@code -Dfixture...})
+     * @param serverClassPath the server's class path (the client's is {@link Fixtures#classPath})
+     */
+    static McpPair start(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
+            String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverJvmArgs,
+            String serverClassPath) throws IOException {
         Path root = Fixtures.workDir(name);
         Path serverDir = Files.createDirectories(root.resolve("server"));
         Path clientDir = Files.createDirectories(root.resolve("client"));
@@ -51,9 +62,11 @@ final class McpPair implements AutoCloseable {
             clientArgs.add("sh");
             clientArgs.add("-c");
             clientArgs.add("cd '" + serverDir + "' && exec '" + ForkedJvm.javaExecutable() + "' '" + serverAgent
-                    + "' " + mode + " -cp '" + classPath + "' fixture.FixtureServer stdio");
+                    + "' " + mode + " " + String.join(" ", serverJvmArgs) + " -cp '" + serverClassPath + "' fixture.FixtureServer stdio");
         } else {
-            server = ForkedJvm.start(name + "-server", serverDir, List.of(serverAgent, mode), classPath, "fixture.FixtureServer",
+            List<String> serverJvm = new ArrayList<>(List.of(serverAgent, mode));
+            serverJvm.addAll(serverJvmArgs);
+            server = ForkedJvm.start(name + "-server", serverDir, serverJvm, serverClassPath, "fixture.FixtureServer",
                     List.of(transport));
             String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
             clientArgs.add("http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim());
