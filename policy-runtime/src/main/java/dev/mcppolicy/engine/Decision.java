@@ -1,5 +1,6 @@
 package dev.mcppolicy.engine;
 
+import dev.mcppolicy.text.DisplayText;
 import java.util.Objects;
 
 /**
@@ -17,6 +18,8 @@ public record Decision(Effect effect, Effect wouldBe, String rule, String reason
     public static final String DEFAULT_RULE = "(default)";
     public static final String HIDDEN_RULE = "(hidden)";
     public static final String ERROR_RULE = "(error)";
+    /** The most chars of a tool name {@link #callerMessage} echoes. */
+    public static final int TOOL_NAME_CAP = 256;
 
     public Decision {
         Objects.requireNonNull(effect, "effect");
@@ -50,10 +53,15 @@ public record Decision(Effect effect, Effect wouldBe, String rule, String reason
     /**
      * The text a denied caller reads (SPEC §5):
      * {@code Policy denied tool 'run_command': <reason>; retry after 6s [rule /tools/run_command/limits/0]}.
+     * The tool name is the caller's own, so it is echoed as {@link DisplayText} shows untrusted text:
+     * {@code '} and {@code \} escaped with a backslash, line breaks, controls, bidi and other format
+     * characters and lone surrogates as <code>&#92;uXXXX</code>, and cut after {@value #TOOL_NAME_CAP} chars
+     * with {@code …(+N chars)}; the message is one line whatever the name.
      */
     public String callerMessage(String tool) {
-        StringBuilder text = new StringBuilder("Policy denied tool '").append(tool).append("': ")
-                .append(reason == null ? "denied by policy" : reason);
+        StringBuilder text = new StringBuilder("Policy denied tool '");
+        DisplayText.appendQuoted(String.valueOf(tool), '\'', TOOL_NAME_CAP, text);
+        text.append("': ").append(reason == null ? "denied by policy" : reason);
         if (retryAfterSeconds > 0) {
             text.append("; retry after ").append(retryAfterSeconds).append('s');
         }

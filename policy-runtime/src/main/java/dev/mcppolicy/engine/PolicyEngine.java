@@ -19,7 +19,21 @@ public interface PolicyEngine {
         return new CompiledPolicy(policy, clock, options);
     }
 
-    /** Decides one call; rate-limit units are taken only when every check and every limit lets it through. */
+    /**
+     * Decides one call; rate-limit units are taken only when every check and every limit lets it through.
+     *
+     * <p>Hostile arguments (nested any number of levels deep, strings of megabytes, maps of 100,000
+     * keys, numbers like {@code 1e400} as an infinity or as a {@code BigDecimal}, NaN, lone surrogates)
+     * are decided like any others, in time and memory proportional to the parts of them the rule looks
+     * at, and never escape as anything but a {@link Decision}. A tool's advertised input schema that
+     * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep denies the call.
+     *
+     * <p>An exception thrown by the {@link RateLimitStore} (a shared store that cannot be reached, say)
+     * is not caught here: it propagates from this method unchanged, in monitor mode too. Only a call
+     * that passed every check before the limits and has a limit to count against reaches the store;
+     * other calls are decided as usual. The caller answers the exception as an internal error (the
+     * agent by its {@code on_error} setting).
+     */
     Decision decide(ToolCall call);
 
     /**

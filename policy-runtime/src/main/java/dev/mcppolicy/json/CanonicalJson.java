@@ -4,6 +4,9 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,6 +14,9 @@ import java.util.TreeMap;
 /**
  * Writes JSON-like values as canonical JSON: object keys sorted, no whitespace, numbers in their
  * shortest exact form. Equal arguments always give the same text, so their SHA-256 identifies them.
+ * NaN and the infinities, which JSON lacks, are written as the strings {@code "NaN"},
+ * {@code "Infinity"} and {@code "-Infinity"}. Any depth, size and content is written without
+ * recursion, in time and memory proportional to the value.
  */
 public final class CanonicalJson {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -43,7 +49,77 @@ public final class CanonicalJson {
         }
     }
 
+    /**
+     * Appends the canonical JSON of {@code value}. Iterative: a value nested any number of levels deep
+     * is written with memory in proportion to it, never a deep Java stack. Values must be trees, as a
+     * JSON parser builds them; a structure that contains itself has no JSON form.
+     */
     public static void write(Object value, StringBuilder out) {
+        if (!isContainer(value)) {
+            scalar(value, out);
+            return;
+        }
+        ArrayDeque<Open> open = new ArrayDeque<>();
+        Object next = value;
+        while (true) {
+            if (isContainer(next)) {
+                open.push(open(next, out));
+            } else {
+                scalar(next, out);
+            }
+            Open current;
+            while ((current = open.peek()) != null && !current.items.hasNext()) {
+                out.append(current.object ? '}' : ']');
+                open.pop();
+            }
+            if (current == null) {
+                return;
+            }
+            if (current.started) {
+                out.append(',');
+            }
+            current.started = true;
+            Object item = current.items.next();
+            if (current.object) {
+                Map.Entry<?, ?> entry = (Map.Entry<?, ?>) item;
+                quote((String) entry.getKey(), out);
+                out.append(':');
+                next = entry.getValue();
+            } else {
+                next = item;
+            }
+        }
+    }
+
+    /** An object or array being written: what is left of its members, sorted for an object. */
+    private static final class Open {
+        final boolean object;
+        final Iterator<?> items;
+        boolean started;
+
+        Open(boolean object, Iterator<?> items) {
+            this.object = object;
+            this.items = items;
+        }
+    }
+
+    private static boolean isContainer(Object value) {
+        return value instanceof Map || value instanceof List || value instanceof Object[];
+    }
+
+    private static Open open(Object container, StringBuilder out) {
+        if (container instanceof Map) {
+            TreeMap<String, Object> sorted = new TreeMap<>();
+            ((Map<?, ?>) container).forEach((key, item) -> sorted.put(String.valueOf(key), item));
+            out.append('{');
+            return new Open(true, sorted.entrySet().iterator());
+        }
+        out.append('[');
+        List<?> list = container instanceof List ? (List<?>) container : Arrays.asList((Object[]) container);
+        return new Open(false, list.iterator());
+    }
+
+    private static void scalar(Object value, StringBuilder out) {
         if (value == null) {
             out.append("null");
         } else if (value instanceof String) {
@@ -52,12 +128,6 @@ public final class CanonicalJson {
             out.append(value);
         } else if (value instanceof Number) {
             number((Number) value, out);
-        } else if (value instanceof Map) {
-            object((Map<?, ?>) value, out);
-        } else if (value instanceof List) {
-            array((List<?>) value, out);
-        } else if (value instanceof Object[]) {
-            array(List.of((Object[]) value), out);
         } else {
             quote(value.toString(), out);
         }
@@ -101,44 +171,22 @@ public final class CanonicalJson {
 
     /**
      * Numbers equal by value ({@link JsonValues#jsonEquals}) write the same text whatever their Java type:
-     * whole numbers below 1e21 in plain digits, others in the shortest exact form.
+     * whole numbers below 1e21 in plain digits, others in the shortest exact form. JSON has no NaN or
+     * infinities; they are written as the strings {@code "NaN"}, {@code "Infinity"} and
+     * {@code "-Infinity"} (as Jackson writes them by default), so the text stays JSON and never hashes
+     * like {@code null}.
      */
     private static void number(Number number, StringBuilder out) {
         BigDecimal decimal = JsonValues.toBigDecimal(number);
         if (decimal == null) {
-            out.append("null");
+            double d = number.doubleValue();
+            quote(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity", out);
             return;
         }
         decimal = decimal.stripTrailingZeros();
+        // The magnitude test bounds toBigInteger(): 1E+400000000 would otherwise expand to its digits.
         out.append(decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 21
                 ? decimal.toBigInteger().toString() : decimal.toString());
     }
 
-    private static void object(Map<?, ?> map, StringBuilder out) {
-        TreeMap<String, Object> sorted = new TreeMap<>();
-        map.forEach((key, item) -> sorted.put(String.valueOf(key), item));
-        out.append('{');
-        boolean first = true;
-        for (Map.Entry<String, Object> entry : sorted.entrySet()) {
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            quote(entry.getKey(), out);
-            out.append(':');
-            write(entry.getValue(), out);
-        }
-        out.append('}');
-    }
-
-    private static void array(List<?> list, StringBuilder out) {
-        out.append('[');
-        for (int i = 0; i < list.size(); i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            write(list.get(i), out);
-        }
-        out.append(']');
-    }
 }

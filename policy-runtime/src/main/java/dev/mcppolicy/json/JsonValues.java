@@ -2,6 +2,7 @@ package dev.mcppolicy.json;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +61,72 @@ public final class JsonValues {
         return decimal != null && (decimal.signum() == 0 || decimal.stripTrailingZeros().scale() <= 0);
     }
 
-    /** JSON equality: numbers by value, lists element-wise, maps key-wise; anything else by {@code equals}. */
+    /**
+     * JSON equality: numbers by value, lists element-wise, maps key-wise; anything else by {@code equals}.
+     * Iterative: values nested any number of levels deep compare without a deep Java stack, with work
+     * and memory bounded by the smaller of the two values.
+     */
     public static boolean jsonEquals(Object a, Object b) {
+        if (!bothLists(a, b) && !bothMaps(a, b)) {
+            return scalarEquals(a, b);
+        }
+        ArrayDeque<Object> pending = new ArrayDeque<>();
+        pending.push(b);
+        pending.push(a);
+        while (!pending.isEmpty()) {
+            Object x = pending.pop();
+            Object y = pending.pop();
+            if (bothLists(x, y)) {
+                List<?> left = (List<?>) x;
+                List<?> right = (List<?>) y;
+                if (left.size() != right.size()) {
+                    return false;
+                }
+                Iterator<?> i = left.iterator();
+                Iterator<?> j = right.iterator();
+                while (i.hasNext()) {
+                    if (!push(i.next(), j.next(), pending)) {
+                        return false;
+                    }
+                }
+            } else if (bothMaps(x, y)) {
+                Map<?, ?> left = (Map<?, ?>) x;
+                Map<?, ?> right = (Map<?, ?>) y;
+                if (left.size() != right.size()) {
+                    return false;
+                }
+                for (Map.Entry<?, ?> entry : left.entrySet()) {
+                    if (!right.containsKey(entry.getKey()) || !push(entry.getValue(), right.get(entry.getKey()), pending)) {
+                        return false;
+                    }
+                }
+            } else if (!scalarEquals(x, y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Compares two members at once when neither is a container, else leaves them for later; false when they differ. */
+    private static boolean push(Object x, Object y, ArrayDeque<Object> pending) {
+        if (!bothLists(x, y) && !bothMaps(x, y)) {
+            return scalarEquals(x, y);
+        }
+        pending.push(y);
+        pending.push(x);
+        return true;
+    }
+
+    private static boolean bothLists(Object a, Object b) {
+        return a instanceof List && b instanceof List;
+    }
+
+    private static boolean bothMaps(Object a, Object b) {
+        return a instanceof Map && b instanceof Map;
+    }
+
+    /** {@link #jsonEquals} for a pair that is not two lists or two maps. */
+    private static boolean scalarEquals(Object a, Object b) {
         if (a == b) {
             return true;
         }
@@ -74,13 +139,46 @@ public final class JsonValues {
         if (a instanceof Number && b instanceof Number) {
             return compareNumbers((Number) a, (Number) b) == 0;
         }
-        if (a instanceof List && b instanceof List) {
-            return listEquals((List<?>) a, (List<?>) b);
-        }
-        if (a instanceof Map && b instanceof Map) {
-            return mapEquals((Map<?, ?>) a, (Map<?, ?>) b);
-        }
         return a.equals(b);
+    }
+
+    /**
+     * Whether objects and arrays nest more than {@code maxDepth} levels deep in {@code value} ({@code 1}
+     * and {@code "x"} have depth 0, {@code {}} depth 1, {@code {"a": []}} depth 2). Iterative, and it
+     * stops at the first container too deep, so its memory is bounded by {@code maxDepth}.
+     */
+    public static boolean nestsDeeperThan(Object value, int maxDepth) {
+        if (!isContainer(value)) {
+            return false;
+        }
+        if (maxDepth < 1) {
+            return true;
+        }
+        ArrayDeque<Iterator<?>> open = new ArrayDeque<>();
+        open.push(members(value));
+        while (!open.isEmpty()) {
+            Iterator<?> members = open.peek();
+            if (!members.hasNext()) {
+                open.pop();
+                continue;
+            }
+            Object member = members.next();
+            if (isContainer(member)) {
+                if (open.size() >= maxDepth) {
+                    return true;
+                }
+                open.push(members(member));
+            }
+        }
+        return false;
+    }
+
+    private static boolean isContainer(Object value) {
+        return value instanceof Map || value instanceof List;
+    }
+
+    private static Iterator<?> members(Object container) {
+        return container instanceof Map ? ((Map<?, ?>) container).values().iterator() : ((List<?>) container).iterator();
     }
 
     /** The JSON type of a value: {@code string}, {@code number}, {@code boolean}, {@code object}, {@code array} or {@code null}. */
@@ -104,32 +202,6 @@ public final class JsonValues {
             return "array";
         }
         return value.getClass().getSimpleName();
-    }
-
-    private static boolean listEquals(List<?> a, List<?> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        Iterator<?> i = a.iterator();
-        Iterator<?> j = b.iterator();
-        while (i.hasNext()) {
-            if (!jsonEquals(i.next(), j.next())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean mapEquals(Map<?, ?> a, Map<?, ?> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (Map.Entry<?, ?> entry : a.entrySet()) {
-            if (!b.containsKey(entry.getKey()) || !jsonEquals(entry.getValue(), b.get(entry.getKey()))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean isSmallIntegral(Number n) {

@@ -3,17 +3,41 @@ package dev.mcppolicy.log;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.CanonicalJson;
+import dev.mcppolicy.text.DisplayText;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * One decision as it is logged (SPEC §8), rendered either as the {@code mcp-policy ...} log line or
  * as a JSON object for the audit file. Argument values never appear, only their keys and the SHA-256
  * of their canonical JSON, unless the record was made with {@code logArguments}.
+ *
+ * <p>Most field values come from the caller (tool, server, session, client, argument keys and values)
+ * or name them (rule, reason), so neither form lets a value forge a field, a line or the look of one:
+ * <ul>
+ *   <li>The line is always exactly one line. A value is written bare only when it is non-empty and holds
+ *       nothing but visible characters other than {@code "}, {@code =} and {@code \}; otherwise it is
+ *       quoted, with {@code "} and {@code \} escaped by a backslash and every unsafe code point (line
+ *       breaks, C0 and C1 controls, DEL, U+2028/U+2029, bidi controls and other format characters, lone
+ *       surrogates: see {@link DisplayText}) as a JSON escape, so a quoted value reads back as a JSON
+ *       string. {@code reason} and {@code args} are always quoted.
+ *   <li>The line caps each value: {@code args} at {@value #ARGS_CAP} chars, {@code reason} at
+ *       {@value #REASON_CAP}, every other field at {@value #FIELD_CAP}. A longer value keeps that many
+ *       chars and ends with how many were cut: {@code tool="aaaa…(+9984 chars)"}.
+ *   <li>The audit object ({@link #toJson}) is valid JSON on one line and keeps every value in full,
+ *       with the same unsafe code points escaped.
+ * </ul>
  */
 public final class DecisionRecord {
+    /** The most chars of a tool, server, rule, session, client or argument-keys value the line shows. */
+    public static final int FIELD_CAP = 256;
+    /** The most chars of a reason the line shows. */
+    public static final int REASON_CAP = 1024;
+    /** The most chars of the arguments' canonical JSON the line shows (with {@code logArguments}). */
+    public static final int ARGS_CAP = 4096;
+
     private final Instant at;
     private final ToolCall call;
     private final Decision decision;
@@ -52,8 +76,7 @@ public final class DecisionRecord {
         }
         field(line, "rule", decision.rule());
         if (decision.reason() != null) {
-            line.append(" reason=");
-            CanonicalJson.quote(decision.reason(), line);
+            quoted(line, "reason", decision.reason(), REASON_CAP);
         }
         if (decision.retryAfterSeconds() > 0) {
             line.append(" retry_after=").append(decision.retryAfterSeconds());
@@ -63,7 +86,7 @@ public final class DecisionRecord {
         field(line, "arg_keys", String.join(",", argumentKeys()));
         line.append(" args_sha256=").append(argumentsHash());
         if (logArguments) {
-            line.append(" args=").append(CanonicalJson.write(call.arguments()));
+            quoted(line, "args", CanonicalJson.write(call.arguments()), ARGS_CAP);
         }
         return line.append(" took_us=").append(tookMicros).toString();
     }
@@ -83,19 +106,24 @@ public final class DecisionRecord {
         member(json, "session", call.sessionId()).append(',');
         member(json, "client", call.clientId()).append(',');
         json.append("\"arg_keys\":");
-        CanonicalJson.write(argumentKeys(), json);
+        DisplayText.appendJsonText(CanonicalJson.write(argumentKeys()), json);
         json.append(',');
         member(json, "args_sha256", argumentsHash()).append(',');
         if (logArguments) {
             json.append("\"args\":");
-            CanonicalJson.write(call.arguments(), json);
+            DisplayText.appendJsonText(CanonicalJson.write(call.arguments()), json);
             json.append(',');
         }
         return json.append("\"took_us\":").append(tookMicros).append('}').toString();
     }
 
     private List<String> argumentKeys() {
-        return new ArrayList<>(new TreeSet<>(call.arguments().keySet()));
+        List<String> keys = new ArrayList<>(call.arguments().size());
+        for (Object key : call.arguments().keySet()) {
+            keys.add(String.valueOf(key));
+        }
+        Collections.sort(keys);
+        return keys;
     }
 
     private String argumentsHash() {
@@ -106,25 +134,33 @@ public final class DecisionRecord {
         return value == null || value.isEmpty() ? "-" : value;
     }
 
-    /** Writes {@code name=value}, quoting the value when it holds spaces, quotes or '='. */
+    /** Writes {@code name=value}, quoting the value unless it is plain visible text, and capping it. */
     private static void field(StringBuilder line, String name, String value) {
-        line.append(' ').append(name).append('=');
-        if (needsQuotes(value)) {
-            CanonicalJson.quote(value, line);
+        if (value.length() > FIELD_CAP || needsQuotes(value)) {
+            quoted(line, name, value, FIELD_CAP);
         } else {
-            line.append(value);
+            line.append(' ').append(name).append('=').append(value);
         }
+    }
+
+    private static void quoted(StringBuilder line, String name, String value, int cap) {
+        line.append(' ').append(name).append("=\"");
+        DisplayText.appendQuoted(value, '"', cap, line);
+        line.append('"');
     }
 
     private static boolean needsQuotes(String value) {
         if (value.isEmpty()) {
             return true;
         }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c <= ' ' || c == '"' || c == '=' || c == '\\' || c == 0x7f) {
+        for (int i = 0; i < value.length(); ) {
+            int c = value.codePointAt(i);
+            boolean plain = c < 0x7f ? c > ' ' && c != '"' && c != '=' && c != '\\'
+                    : !DisplayText.isUnsafe(c) && !Character.isWhitespace(c) && !Character.isSpaceChar(c);
+            if (!plain) {
                 return true;
             }
+            i += Character.charCount(c);
         }
         return false;
     }
@@ -135,7 +171,8 @@ public final class DecisionRecord {
         if (value == null) {
             return json.append("null");
         }
-        CanonicalJson.quote(value, json);
-        return json;
+        json.append('"');
+        DisplayText.appendQuoted(value, '"', Integer.MAX_VALUE, json);
+        return json.append('"');
     }
 }

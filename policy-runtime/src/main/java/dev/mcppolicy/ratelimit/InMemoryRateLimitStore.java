@@ -3,6 +3,7 @@ package dev.mcppolicy.ratelimit;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Scope;
 import java.time.Clock;
@@ -19,6 +20,9 @@ import java.util.concurrent.TimeUnit;
 final class InMemoryRateLimitStore implements RateLimitStore {
     /** The key of a call that carries no identity for a {@code session} or {@code client} limit: one shared bucket. */
     static final String ANONYMOUS_KEY = "";
+    static final int MAX_KEY_LENGTH = 256;
+    /** Marks a hashed key; no id is likely to start with NUL, and matching one would take the long id's SHA-256 preimage. */
+    private static final String LONG_KEY_PREFIX = "\u0000sha256:";
 
     private final Clock clock;
     private final long maxKeysPerCounter;
@@ -69,9 +73,28 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         }
     }
 
-    private static String key(Limit limit, String sessionId, String clientId) {
+    /**
+     * The scope key of a call. A session or client id longer than {@value #MAX_KEY_LENGTH} chars (a
+     * self-declared client name can be anything) is counted under its SHA-256 instead, so that the
+     * bounded number of keys also bounds their memory.
+     */
+    static String key(Limit limit, String sessionId, String clientId) {
         String key = limit.scope() == Scope.SESSION ? sessionId : limit.scope() == Scope.CLIENT ? clientId : ANONYMOUS_KEY;
-        return key == null ? ANONYMOUS_KEY : key;
+        if (key == null) {
+            return ANONYMOUS_KEY;
+        }
+        return key.length() <= MAX_KEY_LENGTH ? key : LONG_KEY_PREFIX + CanonicalJson.sha256Hex(chars(key));
+    }
+
+    /** Every UTF-16 unit as two bytes: unlike a charset encoder, it keeps lone surrogates apart. */
+    private static byte[] chars(String text) {
+        byte[] bytes = new byte[text.length() * 2];
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            bytes[2 * i] = (byte) (c >> 8);
+            bytes[2 * i + 1] = (byte) c;
+        }
+        return bytes;
     }
 
     /** Builds the key cache of a {@code session} or {@code client} counter now rather than on its first call. */

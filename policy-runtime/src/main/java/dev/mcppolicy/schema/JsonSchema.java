@@ -4,7 +4,9 @@ import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import dev.mcppolicy.json.JsonValues;
 import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.text.DisplayText;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +25,17 @@ import java.util.Set;
  * own {@code inputSchema}) other keywords are ignored.
  *
  * <p>Violation messages name the instance location and the rule, never the offending value: they are
- * logged, and argument values must not be.
+ * logged, and argument values must not be. Property names in them come from the arguments, so each is
+ * shown escaped and capped as {@link DisplayText} does it ({@value #NAME_CAP} chars).
+ *
+ * <p>Depth. Compiling rejects a schema whose subschemas ({@code properties}, {@code items},
+ * {@code additionalProperties}) nest more than {@value #MAX_DEPTH} objects and arrays deep (an error in
+ * a policy; a tool's schema that {@link #compileLenient} refuses, so its calls are denied). Validation
+ * recurses only along the schema, never deeper than it, so any instance, however deep, validates
+ * without a deep Java stack; values inside {@code enum} and {@code const} compare iteratively.
+ *
+ * <p>Numbers compare by value whatever their Java type, infinities beyond every finite bound; NaN
+ * satisfies no {@code minimum}, {@code maximum} or exclusive bound.
  */
 public final class JsonSchema {
     /** Receives the problems found while compiling, each at a JSON Pointer relative to the schema root. */
@@ -36,6 +48,16 @@ public final class JsonSchema {
             "deprecated", "readOnly", "writeOnly");
     private static final Set<String> TYPE_NAMES = Set.of("string", "number", "integer", "boolean", "object", "array", "null");
 
+    /** The deepest nesting of objects and arrays a schema's subschemas may reach. */
+    public static final int MAX_DEPTH = 64;
+    /**
+     * The longest regular expression a schema's {@code pattern} (and a policy's {@code regex} condition)
+     * may be: RE2/J matches in linear time, but compiling takes time that grows faster than the length.
+     */
+    public static final int MAX_PATTERN_LENGTH = 4096;
+    /** The most chars of a property name a violation message shows. */
+    static final int NAME_CAP = 64;
+
     private final Node root;
 
     private JsonSchema(Node root) {
@@ -47,7 +69,7 @@ public final class JsonSchema {
      * the result is only meaningful when none were reported.
      */
     public static JsonSchema compile(Object schema, boolean strict, Problems problems) {
-        return new JsonSchema(new Compiler(strict, problems).compile(schema, ""));
+        return new JsonSchema(new Compiler(strict, problems).compile(schema, "", 1));
     }
 
     /** Compiles a tool's advertised input schema leniently; throws {@link IllegalArgumentException} if unusable. */
@@ -79,7 +101,7 @@ public final class JsonSchema {
         }
 
         Violation under(String token) {
-            pointer.insert(0, "/" + JsonPointers.escape(token));
+            pointer.insert(0, "/" + shown(JsonPointers.escape(token)));
             return this;
         }
     }
@@ -159,31 +181,32 @@ public final class JsonSchema {
             return null;
         }
 
+        /** NaN has no order, so it satisfies no bound: it is not {@code >= 0}, nor {@code <= 100}. */
         private Violation checkNumber(Number number) {
-            if (minimum != null && ordered(number, minimum) < 0) {
+            if (minimum != null && !holds(JsonValues.compareNumbers(number, minimum), 0, 1)) {
                 return new Violation("must be >= " + minimum);
             }
-            if (maximum != null && ordered(number, maximum) > 0) {
+            if (maximum != null && !holds(JsonValues.compareNumbers(number, maximum), -1, 0)) {
                 return new Violation("must be <= " + maximum);
             }
-            if (exclusiveMinimum != null && ordered(number, exclusiveMinimum) <= 0) {
+            if (exclusiveMinimum != null && !holds(JsonValues.compareNumbers(number, exclusiveMinimum), 1, 1)) {
                 return new Violation("must be > " + exclusiveMinimum);
             }
-            if (exclusiveMaximum != null && ordered(number, exclusiveMaximum) >= 0) {
+            if (exclusiveMaximum != null && !holds(JsonValues.compareNumbers(number, exclusiveMaximum), -1, -1)) {
                 return new Violation("must be < " + exclusiveMaximum);
             }
             return null;
         }
 
-        private static int ordered(Number a, Number b) {
-            int order = JsonValues.compareNumbers(a, b);
-            return order == JsonValues.UNORDERED ? 0 : order;
+        /** Whether an order is one of the allowed signs; an unordered comparison (NaN) never is. */
+        private static boolean holds(int order, int lowestSign, int highestSign) {
+            return order != JsonValues.UNORDERED && Integer.signum(order) >= lowestSign && Integer.signum(order) <= highestSign;
         }
 
         private Violation checkObject(Map<?, ?> object) {
             for (String name : required) {
                 if (!object.containsKey(name)) {
-                    return new Violation("required property '" + name + "' is missing");
+                    return new Violation("required property '" + shown(name) + "' is missing");
                 }
             }
             for (Map.Entry<?, ?> entry : object.entrySet()) {
@@ -191,7 +214,7 @@ public final class JsonSchema {
                 Node property = properties.get(name);
                 if (property == null) {
                     if (!additionalAllowed) {
-                        return new Violation("property '" + name + "' is not allowed");
+                        return new Violation("property '" + shown(name) + "' is not allowed");
                     }
                     property = additional;
                 }
@@ -265,8 +288,14 @@ public final class JsonSchema {
             this.problems = problems;
         }
 
-        Node compile(Object schema, String at) {
+        /** {@code depth}: how many objects and arrays hold {@code schema}, itself included when it is an object. */
+        Node compile(Object schema, String at, int depth) {
             Node node = new Node();
+            if (depth > MAX_DEPTH) {
+                problems.report(at, "the schema nests more than " + MAX_DEPTH + " levels deep here");
+                node.constant = Boolean.FALSE;
+                return node;
+            }
             if (schema instanceof Boolean) {
                 node.constant = (Boolean) schema;
                 return node;
@@ -278,15 +307,15 @@ public final class JsonSchema {
             }
             for (Map.Entry<?, ?> entry : ((Map<?, ?>) schema).entrySet()) {
                 String keyword = String.valueOf(entry.getKey());
-                keyword(node, keyword, entry.getValue(), at + "/" + JsonPointers.escape(keyword));
+                keyword(node, keyword, entry.getValue(), at + "/" + JsonPointers.escape(keyword), depth);
             }
             return node;
         }
 
-        private void keyword(Node node, String keyword, Object value, String at) {
+        private void keyword(Node node, String keyword, Object value, String at, int depth) {
             switch (keyword) {
                 case "type": type(node, value, at); break;
-                case "properties": properties(node, value, at); break;
+                case "properties": properties(node, value, at, depth + 1); break;
                 case "required": required(node, value, at); break;
                 case "enum":
                     if (value instanceof List) {
@@ -308,12 +337,12 @@ public final class JsonSchema {
                 case "maxLength": node.maxLength = count(value, at); break;
                 case "minItems": node.minItems = count(value, at); break;
                 case "maxItems": node.maxItems = count(value, at); break;
-                case "items": node.items = compile(value, at); break;
+                case "items": node.items = compile(value, at, depth + 1); break;
                 case "additionalProperties":
                     if (value instanceof Boolean) {
                         node.additionalAllowed = (Boolean) value;
                     } else {
-                        node.additional = compile(value, at);
+                        node.additional = compile(value, at, depth + 1);
                     }
                     break;
                 default:
@@ -334,7 +363,7 @@ public final class JsonSchema {
         }
 
         private void type(Node node, Object value, String at) {
-            List<?> names = value instanceof List ? (List<?>) value : List.of(value);
+            List<?> names = value instanceof List ? (List<?>) value : Collections.singletonList(value);
             int types = 0;
             for (Object name : names) {
                 if (!(name instanceof String) || !TYPE_NAMES.contains(name)) {
@@ -355,14 +384,14 @@ public final class JsonSchema {
             node.typeText = names.size() == 1 ? String.valueOf(names.get(0)) : "one of " + names;
         }
 
-        private void properties(Node node, Object value, String at) {
+        private void properties(Node node, Object value, String at, int depth) {
             if (!(value instanceof Map)) {
                 problems.report(at, "expected an object of property schemas");
                 return;
             }
             Map<String, Node> compiled = new LinkedHashMap<>();
             ((Map<?, ?>) value).forEach((name, schema) ->
-                    compiled.put(String.valueOf(name), compile(schema, at + "/" + JsonPointers.escape(String.valueOf(name)))));
+                    compiled.put(String.valueOf(name), compile(schema, at + "/" + JsonPointers.escape(String.valueOf(name)), depth + 1)));
             node.properties = compiled;
         }
 
@@ -377,6 +406,11 @@ public final class JsonSchema {
         private void pattern(Node node, Object value, String at) {
             if (!(value instanceof String)) {
                 problems.report(at, "expected a regular expression string");
+                return;
+            }
+            if (((String) value).length() > MAX_PATTERN_LENGTH) {
+                problems.report(at, "a regular expression may be at most " + MAX_PATTERN_LENGTH + " characters long, got "
+                        + ((String) value).length());
                 return;
             }
             try {
@@ -405,6 +439,13 @@ public final class JsonSchema {
             problems.report(at, "expected a non-negative integer");
             return -1;
         }
+    }
+
+    /** An argument's property name as a message may show it: escaped, and capped at {@link #NAME_CAP} chars. */
+    private static String shown(String name) {
+        StringBuilder text = new StringBuilder(Math.min(name.length(), NAME_CAP) + 16);
+        DisplayText.appendQuoted(name, '\'', NAME_CAP, text);
+        return text.toString();
     }
 
     /** Stands for JSON null inside immutable enum lists, which cannot hold Java null. */

@@ -2,6 +2,7 @@ package dev.mcppolicy.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.Hostile;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,9 +83,12 @@ class CanonicalJsonTest {
     }
 
     @Test
-    void writesNonFiniteNumbersAsNull() {
+    void writesNonFiniteNumbersAsStringsNeverAsNull() {
         assertThat(CanonicalJson.write(List.of(Double.NaN, Double.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY)))
-                .isEqualTo("[null,null,null]");
+                .isEqualTo("[\"NaN\",\"Infinity\",\"-Infinity\"]");
+        assertThat(CanonicalJson.write(Float.NaN)).isEqualTo("\"NaN\"");
+        assertThat(CanonicalJson.sha256(Map.of("n", Double.NaN))).isNotEqualTo(CanonicalJson.sha256(Map.of("n", "null")))
+                .isNotEqualTo(CanonicalJson.sha256(java.util.Collections.singletonMap("n", null)));
     }
 
     @Test
@@ -140,5 +145,180 @@ class CanonicalJsonTest {
                 .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
         assertThat(CanonicalJson.sha256Hex(new byte[0]))
                 .isEqualTo("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    }
+
+    // --- hostile input (issue 8): any depth, size and number, in time and memory proportional to it ---
+
+    @Test
+    void writesArgumentsNestedTenThousandLevelsDeepWithoutRecursion() {
+        String expected = Hostile.deepJson(Hostile.DEPTH);
+
+        assertThat(Hostile.onSmallStack(() -> CanonicalJson.write(Hostile.deep(Hostile.DEPTH)))).isEqualTo(expected);
+        assertThat(Hostile.onSmallStack(() -> CanonicalJson.sha256(Hostile.deep(Hostile.DEPTH))))
+                .isEqualTo(CanonicalJson.sha256Hex(expected.getBytes(StandardCharsets.UTF_8)));
+        assertThat(Hostile.onSmallStack(() -> CanonicalJson.write(Hostile.deep(200_000))))
+                .isEqualTo(Hostile.deepJson(200_000));
+    }
+
+    @Test
+    void writesATenMegabyteStringInFull() {
+        String value = Hostile.longString();
+
+        String written = Hostile.onSmallStack(() -> CanonicalJson.write(Map.of("s", value)));
+
+        assertThat(written).hasSize(value.length() + 8).startsWith("{\"s\":\"aaa").endsWith("aaa\"}");
+        assertThat(CanonicalJson.sha256(Map.of("s", value))).isNotEqualTo(CanonicalJson.sha256(Map.of("s", value + "a")));
+    }
+
+    @Test
+    void writesAMapOfOneHundredThousandKeysSorted() {
+        String written = Hostile.onSmallStack(() -> CanonicalJson.write(Hostile.wide()));
+
+        assertThat(written).startsWith("{\"k000000\":0,\"k000001\":1,").endsWith(",\"k099999\":99999}");
+        assertThat(written.chars().filter(c -> c == ':').count()).isEqualTo(Hostile.WIDE);
+    }
+
+    @Test
+    void writesDecimalsWithHugeExponentsWithoutExpandingThem() {
+        assertThat(Hostile.onSmallStack(() -> List.of(
+                CanonicalJson.write(Hostile.HUGE_EXPONENT), CanonicalJson.write(Hostile.NEGATIVE_HUGE_EXPONENT),
+                CanonicalJson.write(Hostile.TINY), CanonicalJson.write(Hostile.BIG),
+                CanonicalJson.write(new BigDecimal("10.000e399999999")),
+                CanonicalJson.write(new BigDecimal(BigInteger.TEN.pow(400), -399_999_600)))))
+                .containsExactly("1E+400000000", "-1E+400000000", "1E-400000000", "1E+400", "1E+400000000", "1E+400000000");
+    }
+
+    @Test
+    void hashesNonFiniteNumbersApartFromNullAndFromFiniteOnes() {
+        String nullHash = CanonicalJson.sha256(java.util.Collections.singletonMap("n", null));
+        String infinity = CanonicalJson.sha256(Map.of("n", Hostile.INFINITY));
+        String nan = CanonicalJson.sha256(Map.of("n", Double.NaN));
+        String big = CanonicalJson.sha256(Map.of("n", Hostile.BIG));
+
+        assertThat(List.of(nullHash, infinity, nan, big, CanonicalJson.sha256(Map.of("n", Double.NEGATIVE_INFINITY)))).doesNotHaveDuplicates();
+        assertThat(infinity).isEqualTo(CanonicalJson.sha256(Map.of("n", Float.POSITIVE_INFINITY)));
+        assertThat(nan).as("documented: the string form NaN takes").isEqualTo(CanonicalJson.sha256(Map.of("n", "NaN")));
+        assertThat(CanonicalJson.write(-0.0)).isEqualTo(CanonicalJson.write(0)).isEqualTo("0");
+    }
+
+    @Test
+    void escapesLoneSurrogatesOfEitherKindAndKeepsPairsBeyondTheBmp() {
+        assertThat(CanonicalJson.write(List.of(Hostile.LONE_HIGH, Hostile.LONE_LOW, Hostile.NON_BMP)))
+                .isEqualTo("[\"a\\ud800\",\"\\udc00a\",\"" + Hostile.NON_BMP + "\"]");
+        assertThat(CanonicalJson.write(Map.of(Hostile.LONE_HIGH, 1))).isEqualTo("{\"a\\ud800\":1}");
+    }
+
+    @Test
+    void writesObjectArraysHoldingNulls() {
+        assertThat(CanonicalJson.write(new Object[] {null, 1, new Object[] {null}})).isEqualTo("[null,1,[null]]");
+    }
+
+    /** Pinned from the implementation before issue 8: ordinary arguments must keep their hashes. */
+    @Test
+    void keepsTheHashesOfOrdinaryArgumentsAsTheyWere() {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("dry_run", true);
+        meta.put("note", null);
+        Map<String, Object> transfer = new LinkedHashMap<>();
+        transfer.put("to", "alice");
+        transfer.put("amount", 12.5);
+        transfer.put("tags", List.of("a", "b"));
+        transfer.put("meta", meta);
+        Map<String, Object> numbers = new LinkedHashMap<>();
+        numbers.put("n", -7);
+        numbers.put("big", 1e21);
+        numbers.put("small", 1.5e-7);
+        numbers.put("long", Long.MAX_VALUE);
+        numbers.put("decimal", new BigDecimal("123.4560"));
+        numbers.put("integer", BigInteger.TEN.pow(30));
+
+        assertThat(List.of(
+                CanonicalJson.sha256(Map.of("command", "ls -la")),
+                CanonicalJson.sha256(Map.of("path", "/tmp/a.txt", "encoding", "utf-8", "limit", 100)),
+                CanonicalJson.sha256(transfer),
+                CanonicalJson.sha256(numbers),
+                CanonicalJson.sha256(Map.of("text", "caf\u00e9 \uD83D\uDE00 \u2028 tab\t quote\" back\\ nul\u0000 del\u007f \u202e")),
+                CanonicalJson.sha256(Map.of("a", List.of(Map.of("b", List.of(1, 2, Map.of("c", "d")))))),
+                CanonicalJson.sha256(Map.of()),
+                CanonicalJson.sha256(Map.of("x", "a\uD800", "y", "\uDC00b")))).containsExactly(
+                "1df8bccaec747dc615b50678f35bf5b51756a45f9b2b77b247c7a617fde58b3e",
+                "5a271796d5d63a8f223a6c1d994576ba281d683e379d204790ff785ad21b8bd2",
+                "f406dac6d06c72646cd885dbfbabbb8d082121c55c341298a4105264ea426044",
+                "c459ad0a0667e1fd1a33f2ea188f6395412015968a7f6235d49c01090c75e342",
+                "1d85e1e2e65dde10678c469291933e17eb1f1564ec6b36a7b099e25b1a089894",
+                "587b5d08f4e8b7901ad0d665dca36440714c9e6d67f319bae8f22a131051d0c6",
+                "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+                "bb42e869901cec6aa68b8b573db5bf72180dd374196d6db9919f1a7455586957");
+    }
+
+    /**
+     * Seeded: over a small domain where equal values of different Java types and key orders are common,
+     * two finite values write the same text exactly when {@link JsonValues#jsonEquals} holds.
+     */
+    @Test
+    void writesTheSameTextExactlyForValuesEqualByJsonSemantics() {
+        Random random = new Random(8);
+        int equalPairs = 0;
+        for (int i = 0; i < 20_000; i++) {
+            Object a = randomValue(random, 0);
+            Object b = random.nextInt(3) == 0 ? twin(a, random) : randomValue(random, 0);
+            boolean equal = JsonValues.jsonEquals(a, b);
+            equalPairs += equal ? 1 : 0;
+            assertThat(CanonicalJson.write(a).equals(CanonicalJson.write(b)))
+                    .as("case %d: %s vs %s", i, CanonicalJson.write(a), CanonicalJson.write(b)).isEqualTo(equal);
+            assertThat(JsonValues.jsonEquals(b, a)).as("symmetric, case %d", i).isEqualTo(equal);
+        }
+        assertThat(equalPairs).isGreaterThan(5_000);
+    }
+
+    private static final List<Number> NUMBERS = List.of(0, 0L, 0.0, -0.0, new BigDecimal("0.00"), BigInteger.ZERO, 1, 1.0,
+            new BigDecimal("1.0"), 2.5, new BigDecimal("2.50"), 1e21, new BigDecimal("1E+21"), BigInteger.TEN.pow(21),
+            Long.MAX_VALUE, new BigInteger("9223372036854775807"), 0.1, new BigDecimal("0.1"), Hostile.BIG, Hostile.TINY,
+            Hostile.HUGE_EXPONENT, new BigDecimal("1.0E+400000000"));
+
+    private static Object randomValue(Random random, int depth) {
+        switch (random.nextInt(depth >= 3 ? 4 : 6)) {
+            case 0: return NUMBERS.get(random.nextInt(NUMBERS.size()));
+            case 1: return List.of("a", "b", "1", "0", "\uD800", "true").get(random.nextInt(6));
+            case 2: return random.nextBoolean();
+            case 3: return random.nextInt(4) == 0 ? null : NUMBERS.get(random.nextInt(NUMBERS.size()));
+            case 4: {
+                List<Object> list = new java.util.ArrayList<>();
+                int size = random.nextInt(3);
+                for (int i = 0; i < size; i++) {
+                    list.add(randomValue(random, depth + 1));
+                }
+                return list;
+            }
+            default: {
+                Map<String, Object> map = new LinkedHashMap<>();
+                int size = random.nextInt(3);
+                for (int i = 0; i < size; i++) {
+                    map.put(random.nextBoolean() ? "x" : "y", randomValue(random, depth + 1));
+                }
+                return map;
+            }
+        }
+    }
+
+    /** The same JSON value in other Java types and key orders. */
+    private static Object twin(Object value, Random random) {
+        if (value instanceof Number number) {
+            List<Number> same = NUMBERS.stream().filter(n -> JsonValues.jsonEquals(n, number)).toList();
+            return same.get(random.nextInt(same.size()));
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new java.util.ArrayList<>();
+            list.forEach(item -> copy.add(twin(item, random)));
+            return copy;
+        }
+        if (value instanceof Map<?, ?> map) {
+            List<Map.Entry<?, ?>> entries = new java.util.ArrayList<>(map.entrySet());
+            java.util.Collections.reverse(entries);
+            Map<Object, Object> copy = new LinkedHashMap<>();
+            entries.forEach(entry -> copy.put(entry.getKey(), twin(entry.getValue(), random)));
+            return copy;
+        }
+        return value;
     }
 }

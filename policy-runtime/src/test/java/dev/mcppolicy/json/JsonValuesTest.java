@@ -2,6 +2,7 @@ package dev.mcppolicy.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.Hostile;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
@@ -105,5 +106,83 @@ class JsonValuesTest {
         assertThat(JsonValues.typeName(List.of())).isEqualTo("array");
         assertThat(JsonValues.isNumber(1)).isTrue();
         assertThat(JsonValues.isNumber("1")).isFalse();
+    }
+
+    // --- hostile input (issue 8) ---
+
+    @Test
+    void comparesValuesNestedTenThousandLevelsDeepWithoutRecursion() {
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Hostile.deep(Hostile.DEPTH), Hostile.deep(Hostile.DEPTH))))
+                .isTrue();
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Hostile.deep(Hostile.DEPTH, 1), Hostile.deep(Hostile.DEPTH, 1.0))))
+                .isTrue();
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Hostile.deep(Hostile.DEPTH, "x"), Hostile.deep(Hostile.DEPTH, "y"))))
+                .as("differs only at the bottom").isFalse();
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Hostile.deep(Hostile.DEPTH), Hostile.deep(Hostile.DEPTH - 1))))
+                .isFalse();
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Map.of("m", List.of("bottom")), Hostile.deep(Hostile.DEPTH))))
+                .as("a shallow policy value against a deep argument").isFalse();
+    }
+
+    @Test
+    void comparesLongStringsAndWideMaps() {
+        String value = Hostile.longString();
+        assertThat(JsonValues.jsonEquals(value, new String(value.toCharArray()))).isTrue();
+        assertThat(JsonValues.jsonEquals(value, value.substring(1) + "b")).isFalse();
+
+        Map<String, Object> changed = Hostile.wide();
+        changed.put("k050000", "x");
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Hostile.wide(), Hostile.wide()))).isTrue();
+        assertThat(Hostile.onSmallStack(() -> JsonValues.jsonEquals(Hostile.wide(), changed))).isFalse();
+    }
+
+    @Test
+    void ordersNumbersBeyondADoubleWithoutExpandingThem() {
+        assertThat(Hostile.onSmallStack(() -> List.of(
+                JsonValues.compareNumbers(Hostile.HUGE_EXPONENT, 1) > 0,
+                JsonValues.compareNumbers(Hostile.HUGE_EXPONENT, Long.MAX_VALUE) > 0,
+                JsonValues.compareNumbers(Hostile.HUGE_EXPONENT, Hostile.BIG) > 0,
+                JsonValues.compareNumbers(Hostile.HUGE_EXPONENT, Hostile.INFINITY) < 0,
+                JsonValues.compareNumbers(Hostile.NEGATIVE_HUGE_EXPONENT, Double.NEGATIVE_INFINITY) > 0,
+                JsonValues.compareNumbers(Hostile.NEGATIVE_HUGE_EXPONENT, Long.MIN_VALUE) < 0,
+                JsonValues.compareNumbers(Hostile.TINY, 0) > 0,
+                JsonValues.compareNumbers(Hostile.TINY, Double.MIN_VALUE) < 0,
+                JsonValues.compareNumbers(Hostile.BIG, Double.MAX_VALUE) > 0,
+                JsonValues.isIntegral(Hostile.HUGE_EXPONENT),
+                !JsonValues.isIntegral(Hostile.TINY),
+                !JsonValues.isIntegral(Hostile.INFINITY))))
+                .containsOnly(true);
+    }
+
+    @Test
+    void treatsInfinitiesNanAndNegativeZeroAsJsonWouldHaveThem() {
+        assertThat(JsonValues.jsonEquals(Hostile.INFINITY, Float.POSITIVE_INFINITY)).isTrue();
+        assertThat(JsonValues.jsonEquals(Hostile.INFINITY, Hostile.BIG)).as("1e400 as a double is not 1e400 as a decimal").isFalse();
+        assertThat(JsonValues.jsonEquals(Hostile.INFINITY, Double.NEGATIVE_INFINITY)).isFalse();
+        assertThat(JsonValues.jsonEquals(Double.NaN, Double.NaN)).as("NaN equals nothing").isFalse();
+        assertThat(JsonValues.compareNumbers(Double.NaN, 1)).isEqualTo(JsonValues.UNORDERED);
+        assertThat(JsonValues.compareNumbers(Hostile.HUGE_EXPONENT, Double.NaN)).isEqualTo(JsonValues.UNORDERED);
+        assertThat(JsonValues.jsonEquals(-0.0, 0)).isTrue();
+        assertThat(JsonValues.jsonEquals(-0.0, BigDecimal.ZERO)).isTrue();
+    }
+
+    @Test
+    void comparesLoneSurrogatesAsTheCharsTheyAre() {
+        assertThat(JsonValues.jsonEquals(Hostile.LONE_HIGH, "a\uD800")).isTrue();
+        assertThat(JsonValues.jsonEquals(Hostile.LONE_HIGH, "a?")).isFalse();
+        assertThat(JsonValues.jsonEquals(Hostile.LONE_LOW, Hostile.LONE_HIGH)).isFalse();
+        assertThat(JsonValues.jsonEquals(Hostile.NON_BMP, "\uD83D\uDE00\uD834\uDD1E")).isTrue();
+    }
+
+    @Test
+    void tellsHowDeepValuesNestWithinABound() {
+        assertThat(Hostile.onSmallStack(() -> JsonValues.nestsDeeperThan(Hostile.deep(Hostile.DEPTH), 64))).isTrue();
+        assertThat(JsonValues.nestsDeeperThan(Hostile.deep(64), 64)).isFalse();
+        assertThat(JsonValues.nestsDeeperThan(Hostile.deep(65), 64)).isTrue();
+        assertThat(JsonValues.nestsDeeperThan(Map.of(), 1)).isFalse();
+        assertThat(JsonValues.nestsDeeperThan(Map.of("a", List.of()), 1)).isTrue();
+        assertThat(JsonValues.nestsDeeperThan("x", 0)).isFalse();
+        assertThat(JsonValues.nestsDeeperThan(List.of(), 0)).isTrue();
+        assertThat(JsonValues.nestsDeeperThan(Hostile.wide(), 1)).isFalse();
     }
 }

@@ -37,7 +37,7 @@ class DecisionRecordTest {
         assertThat(record.toJson()).doesNotContain("rm -rf").doesNotContain("/tmp");
 
         DecisionRecord verbose = new DecisionRecord(AT, CALL, DENIED, 3, true);
-        assertThat(verbose.toLine()).contains(" args={\"command\":\"rm -rf /\",\"cwd\":\"/tmp\"} took_us=3");
+        assertThat(verbose.toLine()).contains(" args=\"{\\\"command\\\":\\\"rm -rf /\\\",\\\"cwd\\\":\\\"/tmp\\\"}\" took_us=3");
     }
 
     @Test
@@ -78,5 +78,186 @@ class DecisionRecordTest {
         assertThat(new DecisionRecord(AT, CALL, tricky, 1, false).toLine())
                 .contains(" reason=\"policy unavailable: \\\"x\\\"\\nline 2\" ")
                 .doesNotContain("\n");
+    }
+
+    // --- hostile field values (issue 8): one line, no forged field, no spoofed display ---
+
+    private static final String FORGERY = "x decision=ALLOW rule=(default) \"q\" back\\slash"
+            + "\n\rmcp-policy decision=ALLOW\u2028\u2029\u0085\u001b[31m\u007f\u009b"
+            + "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u200b\ufeff\u00ad"
+            + "\uDB40\uDC41\uD800 \uDC00\u00a0=\u3000";
+
+    private static final String[] RAW_UNSAFE = {"\n", "\r", "\u2028", "\u2029", "\u0085", "\u001b", "\u007f", "\u009b",
+        "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f",
+        "\u061c", "\u200b", "\ufeff", "\u00ad", "\uDB40\uDC41", "\uD800", "\uDC00"};
+
+    @Test
+    void keepsEveryHostileFieldValueInsideItsOwnFieldOnOneLine() {
+        ToolCall call = new ToolCall(Side.CLIENT, "srv " + FORGERY, "tool " + FORGERY, Map.of("k " + FORGERY, 1),
+                "sess " + FORGERY, "client " + FORGERY, null);
+        Decision decision = new Decision(Effect.DENY, Effect.DENY, "/tools/" + FORGERY, "reason " + FORGERY, 0);
+
+        String line = new DecisionRecord(AT, call, decision, 7, true).toLine();
+
+        assertThat(line).doesNotContain(RAW_UNSAFE);
+        Map<String, String> fields = LogLine.parse(line);
+        assertThat(fields.keySet()).containsExactly("decision", "tool", "side", "server", "rule", "reason", "session", "client",
+                "arg_keys", "args_sha256", "args", "took_us");
+        assertThat(fields).containsEntry("decision", "DENY").containsEntry("took_us", "7")
+                .containsEntry("tool", "tool " + FORGERY).containsEntry("server", "srv " + FORGERY)
+                .containsEntry("rule", "/tools/" + FORGERY).containsEntry("reason", "reason " + FORGERY)
+                .containsEntry("session", "sess " + FORGERY).containsEntry("client", "client " + FORGERY)
+                .containsEntry("arg_keys", "k " + FORGERY).containsEntry("args", CanonicalJson.write(call.arguments()));
+    }
+
+    @Test
+    void quotesValuesWithUnicodeSpacesOrUnsafeCharactersAndLeavesPlainOnesBare() {
+        for (String value : List.of("a\u00a0b", "a\u3000b", "a\u2003b", "a\u202eb", "a\u200bb", "a\uD800", "", "a=b", "a\"b", "a\\b")) {
+            ToolCall call = new ToolCall(Side.SERVER, null, value, Map.of(), null, null, null);
+            String line = new DecisionRecord(AT, call, DENIED, 1, false).toLine();
+            assertThat(line).as(CanonicalJson.write(value)).contains(" tool=\"");
+            assertThat(LogLine.parse(line)).containsEntry("tool", value);
+        }
+        ToolCall plain = new ToolCall(Side.SERVER, null, "caf\u00e9_\uD83D\uDE00-\u4e2d", Map.of(), null, null, null);
+        assertThat(new DecisionRecord(AT, plain, DENIED, 1, false).toLine()).contains(" tool=caf\u00e9_\uD83D\uDE00-\u4e2d side=");
+    }
+
+    @Test
+    void capsLongFieldValuesInTheLineAndSaysHowMuchWasCut() {
+        String tool = "a".repeat(10_240);
+        ToolCall call = new ToolCall(Side.SERVER, null, tool, Map.of("k".repeat(300), "v".repeat(10_000)), "s".repeat(257),
+                "c".repeat(256), null);
+        Decision decision = new Decision(Effect.DENY, Effect.DENY, "/tools/" + tool, "r".repeat(2_000), 0);
+
+        DecisionRecord record = new DecisionRecord(AT, call, decision, 1, true);
+        String line = record.toLine();
+
+        Map<String, String> fields = LogLine.parse(line);
+        assertThat(fields).containsEntry("tool", "a".repeat(256) + "\u2026(+9984 chars)")
+                .containsEntry("rule", "/tools/" + "a".repeat(249) + "\u2026(+9991 chars)")
+                .containsEntry("reason", "r".repeat(1024) + "\u2026(+976 chars)")
+                .containsEntry("session", "s".repeat(256) + "\u2026(+1 chars)")
+                .containsEntry("client", "c".repeat(256))
+                .containsEntry("arg_keys", "k".repeat(256) + "\u2026(+44 chars)");
+        assertThat(fields.get("args")).startsWith("{\"" + "k".repeat(300) + "\":\"vvv").endsWith("\u2026(+6211 chars)")
+                .hasSize(4096 + "\u2026(+6211 chars)".length());
+        assertThat(line).contains(" tool=\"" + "a".repeat(256) + "\u2026(+9984 chars)\" side=server ");
+        assertThat(line).hasSizeLessThan(7_000);
+        assertThat(record.toJson()).as("the audit record keeps values in full").contains("\"tool\":\"" + tool + "\"")
+                .contains("v".repeat(10_000));
+    }
+
+    @Test
+    void writesTheAuditRecordAsValidJsonOnOneLineWithUnsafeCharactersEscaped() {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put("k " + FORGERY, List.of("v " + FORGERY, Double.NaN, Double.POSITIVE_INFINITY));
+        ToolCall call = new ToolCall(Side.CLIENT, "srv " + FORGERY, "tool " + FORGERY, arguments, "sess " + FORGERY,
+                null, null);
+        Decision decision = new Decision(Effect.DENY, Effect.DENY, "/tools/" + FORGERY, "reason " + FORGERY, 0);
+
+        String json = new DecisionRecord(AT, call, decision, 7, true).toJson();
+
+        assertThat(json).doesNotContain(RAW_UNSAFE);
+        Map<String, Object> fields = AuditJson.parse(json);
+        assertThat(fields).containsEntry("tool", "tool " + FORGERY).containsEntry("server", "srv " + FORGERY)
+                .containsEntry("rule", "/tools/" + FORGERY).containsEntry("reason", "reason " + FORGERY)
+                .containsEntry("session", "sess " + FORGERY).containsEntry("client", null)
+                .containsEntry("arg_keys", List.of("k " + FORGERY))
+                .containsEntry("args", Map.of("k " + FORGERY, List.of("v " + FORGERY, "NaN", "Infinity")));
+    }
+
+    /** Reads a decision log line strictly: {@code mcp-policy} then {@code name=bare} or {@code name="json string"} fields. */
+    private static final class LogLine {
+        static Map<String, String> parse(String line) {
+            assertThat(line).startsWith("mcp-policy ");
+            Map<String, String> fields = new LinkedHashMap<>();
+            int at = "mcp-policy ".length();
+            while (at < line.length()) {
+                int equals = line.indexOf('=', at);
+                String name = line.substring(at, equals);
+                assertThat(name).matches("[a-z_0-9]+");
+                assertThat(fields).as("field %s only once", name).doesNotContainKey(name);
+                int end;
+                String value;
+                if (line.charAt(equals + 1) == '"') {
+                    end = closingQuote(line, equals + 2);
+                    value = unescape(line.substring(equals + 2, end));
+                    end++;
+                } else {
+                    end = line.indexOf(' ', equals);
+                    end = end < 0 ? line.length() : end;
+                    value = line.substring(equals + 1, end);
+                }
+                fields.put(name, value);
+                assertThat(end == line.length() || line.charAt(end) == ' ').as("a space after %s", name).isTrue();
+                at = end + 1;
+            }
+            fields.remove("would");
+            return fields;
+        }
+
+        private static int closingQuote(String line, int from) {
+            for (int i = from; i < line.length(); i++) {
+                if (line.charAt(i) == '\\') {
+                    i++;
+                } else if (line.charAt(i) == '"') {
+                    return i;
+                }
+            }
+            throw new AssertionError("unterminated quoted value in " + line);
+        }
+
+        private static String unescape(String body) {
+            try (com.fasterxml.jackson.core.JsonParser parser = new com.fasterxml.jackson.core.JsonFactory().createParser("\"" + body + "\"")) {
+                parser.nextToken();
+                return parser.getText();
+            } catch (java.io.IOException e) {
+                throw new AssertionError("not a JSON string body: " + body, e);
+            }
+        }
+    }
+
+    /** Reads an audit record back into plain values with Jackson. */
+    private static final class AuditJson {
+        static Map<String, Object> parse(String json) {
+            try (com.fasterxml.jackson.core.JsonParser parser = new com.fasterxml.jackson.core.JsonFactory().createParser(json)) {
+                parser.nextToken();
+                Object value = read(parser);
+                assertThat(parser.nextToken()).isNull();
+                @SuppressWarnings("unchecked")
+                Map<String, Object> map = (Map<String, Object>) value;
+                return map;
+            } catch (java.io.IOException e) {
+                throw new AssertionError("not valid JSON: " + e.getMessage() + " in " + json, e);
+            }
+        }
+
+        private static Object read(com.fasterxml.jackson.core.JsonParser parser) throws java.io.IOException {
+            switch (parser.currentToken()) {
+                case START_OBJECT: {
+                    Map<String, Object> map = new LinkedHashMap<>();
+                    while (parser.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                        String name = parser.currentName();
+                        parser.nextToken();
+                        map.put(name, read(parser));
+                    }
+                    return map;
+                }
+                case START_ARRAY: {
+                    List<Object> list = new java.util.ArrayList<>();
+                    while (parser.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                        list.add(read(parser));
+                    }
+                    return list;
+                }
+                case VALUE_NULL:
+                    return null;
+                case VALUE_NUMBER_INT:
+                case VALUE_NUMBER_FLOAT:
+                    return parser.getNumberValue();
+                default:
+                    return parser.getText();
+            }
+        }
     }
 }

@@ -292,4 +292,20 @@ class RateLimitStoreTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void countsAHugeClientIdUnderItsHashSoKeysStaySmall() {
+        Limit perClient = limit("c", Duration.ofMinutes(1), 1, Scope.CLIENT, Algorithm.SLIDING);
+        String huge = "c".repeat(10 * 1024 * 1024);
+        String other = huge.substring(1) + "d";
+        String loneSurrogates = "c".repeat(300) + "\uD800";
+
+        assertThat(takeAs("s", huge, perClient).admitted()).isTrue();
+        assertThat(takeAs("s", new String(huge.toCharArray()), perClient).admitted()).as("the same id shares its budget").isFalse();
+        assertThat(takeAs("s", other, perClient).admitted()).as("another id has its own").isTrue();
+        assertThat(takeAs("s", loneSurrogates, perClient).admitted()).isTrue();
+        assertThat(takeAs("s", "c".repeat(300) + "\uDC00", perClient).admitted()).as("lone surrogates hash apart").isTrue();
+        assertThat(InMemoryRateLimitStore.key(perClient, "s", huge)).hasSize(72).startsWith("\u0000sha256:");
+        assertThat(InMemoryRateLimitStore.key(perClient, "s", "c".repeat(256))).isEqualTo("c".repeat(256));
+    }
 }

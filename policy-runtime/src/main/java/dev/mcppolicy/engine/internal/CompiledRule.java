@@ -6,6 +6,7 @@ import dev.mcppolicy.condition.ArgumentCondition;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.json.JsonValues;
 import dev.mcppolicy.policy.Action;
 import dev.mcppolicy.policy.Condition;
 import dev.mcppolicy.policy.Limit;
@@ -178,6 +179,11 @@ final class CompiledRule {
             Map<String, ?> advertised = call.inputSchema();
             if (advertised == null) {
                 return Decisions.deny(mode, argumentsPointer, "the tool's input schema is unknown, so its arguments cannot be validated", 0);
+            }
+            if (JsonValues.nestsDeeperThan(advertised, JsonSchema.MAX_DEPTH)) {
+                // Before the cache: hashing and comparing a map recurse as deep as it nests.
+                return Decisions.deny(mode, argumentsPointer, "the tool's input schema cannot be used: it nests more than "
+                        + JsonSchema.MAX_DEPTH + " levels deep", 0);
             }
             Object compiled = inputSchemas.get(advertised, CompiledRule::compileInputSchema);
             if (compiled instanceof String) {

@@ -344,6 +344,9 @@ public final class PolicyBinder {
             case REGEX:
                 if (!valueNode.is(Node.Kind.STRING)) {
                     error(valueAt, valueNode, "op 'regex' takes a regular expression string, got " + valueNode.describe());
+                } else if (valueNode.text().length() > JsonSchema.MAX_PATTERN_LENGTH) {
+                    error(valueAt, valueNode, "a regular expression may be at most " + JsonSchema.MAX_PATTERN_LENGTH
+                            + " characters long, got " + valueNode.text().length());
                 } else {
                     try {
                         Pattern.compile(valueNode.text());
@@ -467,8 +470,10 @@ public final class PolicyBinder {
         Duration parsed = null;
         if (node.is(Node.Kind.STRING)) {
             parsed = Durations.parse(node.text());
-        } else if (node.is(Node.Kind.NUMBER) && JsonValues.isIntegral(node.number())) {
+        } else if (node.is(Node.Kind.NUMBER) && JsonValues.isIntegral(node.number())
+                && JsonValues.compareNumbers(node.number(), Long.MAX_VALUE) <= 0) {
             // Through the text form, so that 60 and "60" have the same bounds (a long's low bits are no window).
+            // Bounded first: toBigInteger() of 1E+400000000 would write out all its digits.
             parsed = Durations.parse(new BigDecimal(node.number().toString()).toBigInteger().toString());
         }
         if (parsed == null) {

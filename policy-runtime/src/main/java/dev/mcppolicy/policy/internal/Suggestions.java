@@ -11,6 +11,9 @@ final class Suggestions {
         String best = null;
         int bestDistance = 3;
         for (String candidate : allowed) {
+            if (Math.abs(word.length() - candidate.length()) >= bestDistance) {
+                continue; // at least that many edits: a long misspelling costs no quadratic work
+            }
             int distance = distance(word, candidate);
             if (distance < bestDistance) {
                 best = candidate;

@@ -20,9 +20,17 @@ import java.util.stream.Collectors;
 /**
  * Reads JSON or YAML text into {@link Node}s, keeping positions and reporting duplicate keys (which
  * Jackson's tree model would silently collapse) and YAML aliases as errors instead of failing on the first.
+ *
+ * <p>Objects and arrays nested more than {@value #MAX_DEPTH} levels deep are an error at the pointer of
+ * the first one too deep, and reading stops there, so nothing that walks a {@code Node} tree (this
+ * reader included) recurses deeper than that. Jackson alone allows 1,000 levels, more than this
+ * recursive reader on top of SnakeYAML survives on a small thread stack.
  */
 public final class TreeReader {
     public enum Format { JSON, YAML }
+
+    /** The deepest nesting of objects and arrays a document may have; a policy needs far fewer. */
+    public static final int MAX_DEPTH = 64;
 
     private static final JsonFactory JSON = JsonFactory.builder().build();
     private static final YAMLFactory YAML = YAMLFactory.builder().build();
@@ -58,7 +66,12 @@ public final class TreeReader {
                 errors.add(new PolicyError("", 1, 1, "the document is empty; expected an object"));
                 return null;
             }
-            Node root = readValue(parser, "");
+            Node root;
+            try {
+                root = readValue(parser, "", 1);
+            } catch (TooDeep e) {
+                return null;
+            }
             if (parser.nextToken() != null) {
                 JsonLocation at = parser.currentTokenLocation();
                 errors.add(new PolicyError("", at.getLineNr(), at.getColumnNr(), "unexpected content after the end of the document"));
@@ -67,12 +80,17 @@ public final class TreeReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             errors.add(new PolicyError("", at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
-                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + oneLine(withoutSource(e.getOriginalMessage()))));
+                    (format == Format.JSON ? "malformed JSON: " : "malformed YAML: ") + describe(e)));
             return null;
         } catch (IOException e) {
             errors.add(new PolicyError("", 0, 0, "cannot read the document: " + e.getMessage()));
             return null;
         }
+    }
+
+    private static String describe(JsonProcessingException e) {
+        String message = e.getOriginalMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : oneLine(withoutSource(message));
     }
 
     /** Jackson names the source in its messages ("[Source: REDACTED ...; line: 1, column: 45]"); keep only the position. */
@@ -90,11 +108,20 @@ public final class TreeReader {
                 .collect(Collectors.joining("; "));
     }
 
-    private Node readValue(JsonParser parser, String pointer) throws IOException {
+    /** The value at the parser's current token; {@code depth} counts the objects and arrays that hold it, itself included. */
+    private Node readValue(JsonParser parser, String pointer, int depth) throws IOException {
         JsonLocation at = parser.currentTokenLocation();
         int line = at.getLineNr();
         int column = at.getColumnNr();
         JsonToken token = parser.currentToken();
+        if (token == null) {
+            throw new JsonParseException(parser, "unexpected end of the document");
+        }
+        if ((token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) && depth > MAX_DEPTH) {
+            errors.add(new PolicyError(pointer, line, column, "objects and arrays nest more than " + MAX_DEPTH
+                    + " levels deep here; a policy needs far fewer"));
+            throw new TooDeep();
+        }
         if (parser instanceof YAMLParser && ((YAMLParser) parser).isCurrentAlias()) {
             // Jackson's streaming parser hands an alias over as its name, a plain string that a policy would misread.
             errors.add(new PolicyError(pointer, line, column,
@@ -109,7 +136,7 @@ public final class TreeReader {
                     JsonLocation keyAt = parser.currentTokenLocation();
                     parser.nextToken();
                     String childPointer = pointer + "/" + JsonPointers.escape(key);
-                    Node child = readValue(parser, childPointer);
+                    Node child = readValue(parser, childPointer, depth + 1);
                     if (fields.containsKey(key)) {
                         errors.add(new PolicyError(childPointer, keyAt.getLineNr(), keyAt.getColumnNr(),
                                 "duplicate key '" + key + "' (first at line " + fields.get(key).line() + ")"));
@@ -122,7 +149,7 @@ public final class TreeReader {
             case START_ARRAY: {
                 List<Node> items = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    items.add(readValue(parser, pointer + "/" + items.size()));
+                    items.add(readValue(parser, pointer + "/" + items.size(), depth + 1));
                 }
                 return Node.array(items, line, column);
             }
@@ -138,6 +165,15 @@ public final class TreeReader {
                 return Node.scalar(Node.Kind.NULL, null, line, column);
             default:
                 throw new JsonParseException(parser, "unexpected token " + token);
+        }
+    }
+
+    /** Stops reading at a value nested too deep; the error is already recorded. */
+    private static final class TooDeep extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooDeep() {
+            super(null, null, false, false);
         }
     }
 }

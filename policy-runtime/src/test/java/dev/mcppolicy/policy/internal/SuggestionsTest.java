@@ -34,4 +34,11 @@ class SuggestionsTest {
     void isCaseSensitiveButCountsACaseSlipAsOneEdit() {
         assertThat(Suggestions.closest("Action", KEYS)).isEqualTo("action");
     }
+
+    @Test
+    void suggestsNothingForAHugeKeyWithoutAnEditDistanceOverIt() {
+        String huge = "a".repeat(10 * 1024 * 1024);
+        assertThat(dev.mcppolicy.Hostile.onSmallStack(() -> Suggestions.closest(huge, KEYS))).isNull();
+        assertThat(Suggestions.closest("actionxx", KEYS)).as("two edits longer still counts").isEqualTo("action");
+    }
 }
