@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.text.DisplayText;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,22 +79,10 @@ public final class Diagnostics {
         }
     }
 
-    /** {@code text} safe for one stderr line: controls and invisible format characters escaped, at most 200 chars. */
+    /** {@code text} safe for one stderr line: unsafe characters escaped, at most 200 chars (see {@link DisplayText}). */
     static String printable(String text) {
         StringBuilder out = new StringBuilder(Math.min(text.length(), 200) + 16);
-        for (int i = 0; i < text.length(); i++) {
-            if (out.length() >= 200) {
-                return out.append("...(").append(text.length()).append(" chars)").toString();
-            }
-            char c = text.charAt(i);
-            int type = Character.getType(c);
-            if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
+        DisplayText.appendQuoted(text, '"', 200, out);
         return out.toString();
     }
 

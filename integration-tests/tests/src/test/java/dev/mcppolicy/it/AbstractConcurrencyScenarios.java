@@ -61,9 +61,11 @@ abstract class AbstractConcurrencyScenarios {
             server.send(INIT.formatted("2024-11-05"));
             server.awaitStdout(0, line -> line.contains("\"id\":\"init\""));
             server.send(INITIALIZED);
+            long start = System.nanoTime();
             server.sendAll(mix.requests());
 
             List<String> lines = server.awaitStdoutCount(line -> line.contains("\"id\":\"c"), CALLS, QUIET);
+            report("stdio", lines.size(), start);
             mix.assertAnswered(CallMix.byId(lines), server.dump());
             assertServerAccounted(mix, server, dir);
             Predicate<String> serialized = l -> l.startsWith("[mcp-policy] instrumented io.modelcontextprotocol.server.transport."
@@ -93,6 +95,7 @@ abstract class AbstractConcurrencyScenarios {
             String protocol = messages(init.body()).get(0).path("result").path("protocolVersion").asText();
             http.send(post(endpoint, session, protocol, INITIALIZED), HttpResponse.BodyHandlers.ofString());
 
+            long start = System.nanoTime();
             List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
             for (String request : mix.requests()) {
                 inFlight.add(http.sendAsync(post(endpoint, session, protocol, request), HttpResponse.BodyHandlers.ofString()));
@@ -103,9 +106,17 @@ abstract class AbstractConcurrencyScenarios {
                     lines.add(message.toString());
                 }
             }
+            report("streamable HTTP", lines.size(), start);
             mix.assertAnswered(CallMix.byId(lines), server.dump());
             assertServerAccounted(mix, server, dir);
         }
+    }
+
+    /** The load held, for README's Reliability section (in the failsafe report of each run). */
+    private void report(String transport, int answered, long startNanos) {
+        long millis = Math.max(1, (System.nanoTime() - startNanos) / 1_000_000);
+        System.out.printf("[reliability] SDK %s %s: %d calls in flight at once, %d answered in %d ms (%d calls/s)%n",
+                sdkVersion(), transport, CALLS, answered, millis, answered * 1000L / millis);
     }
 
     @Test
