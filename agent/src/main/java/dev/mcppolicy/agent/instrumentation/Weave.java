@@ -110,38 +110,7 @@ public abstract class Weave {
      * (kept by a {@code dup_x1} before the call).
      */
     public static Weave afterCall(String owner, String name, String bridgeMethod) {
-        return new Weave(bridgeMethod, new int[0]) {
-            @Override
-            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
-                return new MethodVisitor(Opcodes.ASM9, target) {
-                    @Override
-                    public void visitMethodInsn(int opcode, String callOwner, String callName, String callDescriptor,
-                            boolean isInterface) {
-                        boolean hooked = opcode != Opcodes.INVOKESTATIC && opcode != Opcodes.INVOKESPECIAL
-                                && callOwner.equals(owner) && callName.equals(name) && takesOneReference(callDescriptor);
-                        if (!hooked) {
-                            super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
-                            return;
-                        }
-                        woven.run();
-                        // receiver, argument -> argument, result -> handle, result, argument
-                        mv.visitInsn(Opcodes.DUP_X1);
-                        super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
-                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, 2));
-                        mv.visitInsn(Opcodes.DUP_X2);
-                        mv.visitInsn(Opcodes.POP);
-                        mv.visitInsn(Opcodes.SWAP);
-                        invokeExact(mv, 2);
-                        castToReturnType(mv, callDescriptor);
-                    }
-
-                    @Override
-                    public void visitMaxs(int maxStack, int maxLocals) {
-                        super.visitMaxs(maxStack + 2, maxLocals);
-                    }
-                };
-            }
-        };
+        return atCallSites(owner, name, bridgeMethod, true);
     }
 
     /**
@@ -150,6 +119,11 @@ public abstract class Weave {
      * returned: the bridge makes the call itself, around whatever it must do.
      */
     public static Weave replaceCall(String owner, String name, String bridgeMethod) {
+        return atCallSites(owner, name, bridgeMethod, false);
+    }
+
+    /** {@link #afterCall} ({@code keepCall}) or {@link #replaceCall}: the two differ only in whether the call stays. */
+    private static Weave atCallSites(String owner, String name, String bridgeMethod, boolean keepCall) {
         return new Weave(bridgeMethod, new int[0]) {
             @Override
             MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
@@ -164,10 +138,19 @@ public abstract class Weave {
                             return;
                         }
                         woven.run();
-                        // receiver, argument -> handle, receiver, argument
+                        if (keepCall) {
+                            // receiver, argument -> argument, result
+                            mv.visitInsn(Opcodes.DUP_X1);
+                            super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                        }
+                        // a, b -> handle, a, b
                         mv.visitLdcInsn(bridgeHandle(bridgeMethod, 2));
                         mv.visitInsn(Opcodes.DUP_X2);
                         mv.visitInsn(Opcodes.POP);
+                        if (keepCall) {
+                            // handle, argument, result -> handle, result, argument
+                            mv.visitInsn(Opcodes.SWAP);
+                        }
                         invokeExact(mv, 2);
                         castToReturnType(mv, callDescriptor);
                     }

@@ -237,23 +237,12 @@ class HookTransformerTest {
         }
     }
 
-    /**
-     * Like {@code StdioServerTransportProvider$StdioMcpSessionTransport} before 2.1.0: {@code sendMessage}
-     * defers to a lambda that emits on the outbound sink; the inbound reader emits on another sink.
-     */
-    public static final class StdioServerSession {
-        private final Sinks.Many<Object> outboundSink = Sinks.many().unicast().onBackpressureBuffer();
-        private final Sinks.Many<Object> inboundSink = Sinks.many().unicast().onBackpressureBuffer();
+    /** The two sinks of an SDK stdio transport, and what the samples' tests read back from them. */
+    public abstract static class StdioSinks {
+        protected final Sinks.Many<Object> outboundSink = Sinks.many().unicast().onBackpressureBuffer();
+        protected final Sinks.Many<Object> inboundSink = Sinks.many().unicast().onBackpressureBuffer();
 
-        public Mono<Void> sendMessage(Object message) {
-            return Mono.defer(() -> {
-                if (outboundSink.tryEmitNext(message).isSuccess()) {
-                    return Mono.empty();
-                }
-                return Mono.error(new RuntimeException("Failed to enqueue message"));
-            });
-        }
-
+        /** The inbound reader's emission: not a send, so never woven. */
         public void receive(Object message) {
             if (!inboundSink.tryEmitNext(message).isSuccess()) {
                 throw new IllegalStateException("inbound");
@@ -271,32 +260,36 @@ class HookTransformerTest {
         }
     }
 
-    /** Like {@code StdioClientTransport} before 2.1.0: {@code sendMessage} emits itself. */
-    public static final class StdioClient {
-        private final Sinks.Many<Object> outboundSink = Sinks.many().unicast().onBackpressureBuffer();
-        private final Sinks.Many<Object> inboundSink = Sinks.many().unicast().onBackpressureBuffer();
-
+    /**
+     * Like {@code StdioServerTransportProvider$StdioMcpSessionTransport} before 2.1.0: {@code sendMessage}
+     * defers to a lambda that emits on the outbound sink.
+     */
+    public static final class StdioServerSession extends StdioSinks {
         public Mono<Void> sendMessage(Object message) {
-            if (this.outboundSink.tryEmitNext(message).isSuccess()) {
-                return Mono.empty();
-            }
-            return Mono.error(new RuntimeException("Failed to enqueue message"));
+            return Mono.defer(() -> {
+                if (outboundSink.tryEmitNext(message).isSuccess()) {
+                    return Mono.empty();
+                }
+                return Mono.error(new RuntimeException("Failed to enqueue message"));
+            });
         }
 
+        /** In the woven class itself: an emission outside {@code sendMessage} must stay as it is. */
+        @Override
         public void receive(Object message) {
             if (!inboundSink.tryEmitNext(message).isSuccess()) {
                 throw new IllegalStateException("inbound");
             }
         }
+    }
 
-        public List<Object> outbound() {
-            outboundSink.tryEmitComplete();
-            return outboundSink.asFlux().collectList().block();
-        }
-
-        public List<Object> inbound() {
-            inboundSink.tryEmitComplete();
-            return inboundSink.asFlux().collectList().block();
+    /** Like {@code StdioClientTransport} before 2.1.0: {@code sendMessage} emits itself. */
+    public static final class StdioClient extends StdioSinks {
+        public Mono<Void> sendMessage(Object message) {
+            if (this.outboundSink.tryEmitNext(message).isSuccess()) {
+                return Mono.empty();
+            }
+            return Mono.error(new RuntimeException("Failed to enqueue message"));
         }
     }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * reach the agent: the SDK refuses the message itself; the runtime's unit tests cover them.
  */
 abstract class AbstractHostileInputScenarios {
-    /** Writes every non-ASCII character as a {@code \\uXXXX} escape, so lone surrogates reach the server as such. */
+    /** Writes every non-ASCII character as its JSON escape, so lone surrogates reach the server as such. */
     static final ObjectMapper ESCAPING = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
     /**
      * Below the SDK's JSON parser's nesting limit (Jackson 2: 1,000, Jackson 3: 500), so the agent sees
