@@ -39,7 +39,7 @@ abstract class AbstractConcurrencyScenarios {
      */
     static final String EXTRA_OPTIONS = System.getProperty("it.concurrency.agent", "");
 
-    private static String options(String options) {
+    static String options(String options) {
         return EXTRA_OPTIONS.isEmpty() ? options : options.isEmpty() ? EXTRA_OPTIONS : options + "," + EXTRA_OPTIONS;
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,6 +56,17 @@ final class CallMix {
 
     List<String> requests() {
         return requests;
+    }
+
+    /** The calls as {@code [{"id", "name", "arguments"}, ...]}, for a client that makes them itself. */
+    String callsJson() throws java.io.IOException {
+        ArrayNode calls = JSON.createArrayNode();
+        for (String request : requests) {
+            JsonNode parsed = JSON.readTree(request);
+            calls.addObject().put("id", parsed.get("id").asText()).put("name", parsed.path("params").path("name").asText())
+                    .set("arguments", parsed.path("params").path("arguments"));
+        }
+        return calls.toString();
     }
 
     long count(Kind kind) {

@@ -45,6 +45,12 @@ final class ForkedJvm implements AutoCloseable {
         return new ForkedJvm(name, new ProcessBuilder(command).directory(workingDirectory.toFile()).start());
     }
 
+    /** Any program (a Node.js peer, say), watched as a forked JVM is. */
+    static ForkedJvm startProcess(String name, Path workingDirectory, List<String> command) throws IOException {
+        workingDirectory.toFile().mkdirs();
+        return new ForkedJvm(name, new ProcessBuilder(command).directory(workingDirectory.toFile()).start());
+    }
+
     /** The JVM the forked apps run on: {@code -Dit.java.home=...} (CI runs a subset on Java 25), else this one. */
     static String javaExecutable() {
         return Path.of(System.getProperty("it.java.home", System.getProperty("java.home")), "bin", "java").toString();
