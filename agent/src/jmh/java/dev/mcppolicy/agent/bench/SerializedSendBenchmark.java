@@ -43,7 +43,7 @@ public class SerializedSendBenchmark {
     }
 
     @Benchmark
-    public Object serializedEmit() throws Throwable {
+    public Object serializedEmit() {
         return SerializedSends.emit(sink, message);
     }
 }

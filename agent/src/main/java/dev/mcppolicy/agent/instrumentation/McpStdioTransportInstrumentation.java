@@ -12,7 +12,7 @@ import java.util.List;
  * instead of dropped. 2.1.0 emits with {@code emitNext(..., busyLooping(...))}, has no such call site and
  * is left as it is. Turned off by {@code serialize_stdio=false}.
  */
-public final class McpStdioTransportInstrumentation implements TypeInstrumentation {
+public record McpStdioTransportInstrumentation(String internalName) implements TypeInstrumentation {
     /** The transports, each hooked the same way. */
     public static final List<String> TRANSPORTS = List.of(
             "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
@@ -24,16 +24,6 @@ public final class McpStdioTransportInstrumentation implements TypeInstrumentati
     private static final MethodShape SEND_MESSAGE = (access, name, descriptor) ->
             name.equals("sendMessage") || name.startsWith("lambda$sendMessage$");
 
-    private final String internalName;
-
-    McpStdioTransportInstrumentation(String internalName) {
-        this.internalName = internalName;
-    }
-
-    @Override
-    public String internalName() {
-        return internalName;
-    }
 
     @Override
     public List<Hook> hooks() {

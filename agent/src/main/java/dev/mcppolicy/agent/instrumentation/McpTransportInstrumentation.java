@@ -10,7 +10,7 @@ import java.util.List;
  * records it (SPEC §11). Versions whose extractor has another shape (0.11-0.13) or that have none
  * (0.10) are left as they are, and identity falls back to {@code clientInfo.name}.
  */
-public final class McpTransportInstrumentation implements TypeInstrumentation {
+public record McpTransportInstrumentation(String internalName) implements TypeInstrumentation {
     static final String EXTRACTOR = "io/modelcontextprotocol/server/McpTransportContextExtractor";
 
     /** The transports, each hooked the same way. */
@@ -21,16 +21,6 @@ public final class McpTransportInstrumentation implements TypeInstrumentation {
 
     private static final Weave CONTEXT = Weave.afterCall(EXTRACTOR, "extract", "transportContext");
 
-    private final String internalName;
-
-    McpTransportInstrumentation(String internalName) {
-        this.internalName = internalName;
-    }
-
-    @Override
-    public String internalName() {
-        return internalName;
-    }
 
     @Override
     public List<Hook> hooks() {

@@ -4,9 +4,11 @@ import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.log.DecisionRecord;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * Where each decision goes (SPEC §8): one line through the sink chosen by {@code log}, and one JSON
@@ -15,6 +17,9 @@ import java.time.Instant;
  * real provider, else {@code java.util.logging}.
  */
 public final class DecisionLog {
+    /** The fields a line for empty arguments has, which a line for unreadable ones must not. */
+    private static final String NO_ARGUMENTS = " arg_keys=\"\" args_sha256=" + CanonicalJson.sha256(Map.of());
+
     private final LogTarget target;
     private final boolean logArguments;
     private final AuditFile audit;
@@ -61,10 +66,11 @@ public final class DecisionLog {
 
     /** The line of a call whose arguments could not be read: every field but their keys and hash. */
     private static String unreadableArguments(ToolCall call, Decision decision, long tookMicros, Throwable error) {
-        ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), java.util.Map.of(), call.sessionId(),
+        ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), Map.of(), call.sessionId(),
                 call.clientId(), null);
+        // the keys and hash of no arguments would claim what was not read
         return new DecisionRecord(Instant.now(), without, decision, tookMicros, false).toLine()
-                + " args_unreadable=" + error.getClass().getSimpleName();
+                .replace(NO_ARGUMENTS, " args_unreadable=" + error.getClass().getSimpleName());
     }
 
     private DecisionSink sinkFor(ClassLoader sdkLoader) {

@@ -129,17 +129,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
 
     @Override
     public Object emitSerialized(Object sink, Object message) {
-        try {
-            return SerializedSends.emit(sink, message);
-        } catch (Throwable t) {
-            return rethrow(t);
-        }
-    }
-
-    /** Throws {@code t} unchanged, checked or not: the SDK sees what its own call would have thrown. */
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> Object rethrow(Throwable t) throws T {
-        throw (T) t;
+        return SerializedSends.emit(sink, message);
     }
 
     /**

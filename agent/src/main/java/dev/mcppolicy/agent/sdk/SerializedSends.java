@@ -39,8 +39,11 @@ public final class SerializedSends {
     private SerializedSends() {
     }
 
-    /** {@code sink.tryEmitNext(message)}, serialized with every other send on {@code sink}; its {@code EmitResult}. */
-    public static Object emit(Object sink, Object message) throws Throwable {
+    /**
+     * {@code sink.tryEmitNext(message)}, serialized with every other send on {@code sink}; its
+     * {@code EmitResult}. Throws what {@code tryEmitNext} throws, unchanged.
+     */
+    public static Object emit(Object sink, Object message) {
         MethodHandle tryEmitNext;
         try {
             tryEmitNext = TRY_EMIT_NEXT.get(sink.getClass());
@@ -49,20 +52,30 @@ public final class SerializedSends {
             throw e;
         }
         synchronized (sink) {
-            Object result = (Object) tryEmitNext.invokeExact(sink, message);
-            long deadline = 0;
-            while (isNonSerialized(result)) {
-                long now = System.nanoTime();
-                if (deadline == 0) {
-                    deadline = now + RETRY_NANOS;
-                } else if (now - deadline > 0) {
-                    break;
-                }
-                Thread.onSpinWait();
-                result = (Object) tryEmitNext.invokeExact(sink, message);
+            Object result = tryEmitNext(tryEmitNext, sink, message);
+            if (isNonSerialized(result)) {
+                long deadline = System.nanoTime() + RETRY_NANOS;
+                do {
+                    Thread.onSpinWait();
+                    result = tryEmitNext(tryEmitNext, sink, message);
+                } while (isNonSerialized(result) && System.nanoTime() - deadline < 0);
             }
             return result;
         }
+    }
+
+    private static Object tryEmitNext(MethodHandle tryEmitNext, Object sink, Object message) {
+        try {
+            return (Object) tryEmitNext.invokeExact(sink, message);
+        } catch (Throwable t) {
+            return rethrow(t);
+        }
+    }
+
+    /** Throws {@code t} unchanged, checked or not: the SDK sees what its own call would have thrown. */
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> Object rethrow(Throwable t) throws T {
+        throw (T) t;
     }
 
     private static boolean isNonSerialized(Object result) {

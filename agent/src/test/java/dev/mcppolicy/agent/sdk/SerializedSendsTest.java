@@ -38,7 +38,7 @@ class SerializedSendsTest {
                     start.await();
                     List<Object> mine = new ArrayList<>();
                     for (int i = 0; i < PER_THREAD; i++) {
-                        mine.add(send(sink, thread + ":" + i));
+                        mine.add(SerializedSends.emit(sink, thread + ":" + i));
                     }
                     return mine;
                 }));
@@ -56,16 +56,8 @@ class SerializedSendsTest {
         }
     }
 
-    private static Object send(Sinks.Many<Object> sink, Object message) {
-        try {
-            return SerializedSends.emit(sink, message);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
     @Test
-    void aSinkThatRefusesForGoodReturnsWhatItSaid() throws Throwable {
+    void aSinkThatRefusesForGoodReturnsWhatItSaid() {
         Sinks.Many<Object> sink = Sinks.many().unicast().onBackpressureBuffer();
         sink.tryEmitComplete();
         assertThat(SerializedSends.emit(sink, "late")).isEqualTo(Sinks.EmitResult.FAIL_TERMINATED);
