@@ -108,6 +108,9 @@ public final class PolicyCli {
         Decision decision = PolicyEngine.of(policy, Clock.systemUTC()).decide(call);
         out.println("decision: " + decision.effect() + (decision.isMonitored() ? " (monitor mode; would be " + decision.wouldBe() + ")" : ""));
         out.println("rule:     " + decision.rule());
+        if (decision.argument() != null) {
+            out.println("argument: " + decision.argument());
+        }
         if (decision.reason() != null) {
             out.println("reason:   " + decision.reason());
         }

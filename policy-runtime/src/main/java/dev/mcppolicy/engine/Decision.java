@@ -13,8 +13,11 @@ import java.util.Objects;
  *     {@code (default)}, {@code (hidden)}, {@code (error)}
  * @param reason why, for the caller and the log; {@code null} for a plain allow
  * @param retryAfterSeconds for a rate-limit denial, whole seconds until the limit has room; else 0
+ * @param argument for a decision a {@code require} or {@code deny_if} condition made, the argument it
+ *     looked at, as a display path: {@code args.command}, or the leaf inside it that decided
+ *     ({@code args.command.0}); else {@code null}. A path, never a value.
  */
-public record Decision(Effect effect, Effect wouldBe, String rule, String reason, long retryAfterSeconds) {
+public record Decision(Effect effect, Effect wouldBe, String rule, String reason, long retryAfterSeconds, String argument) {
     public static final String DEFAULT_RULE = "(default)";
     public static final String HIDDEN_RULE = "(hidden)";
     public static final String ERROR_RULE = "(error)";
@@ -25,6 +28,11 @@ public record Decision(Effect effect, Effect wouldBe, String rule, String reason
         Objects.requireNonNull(effect, "effect");
         Objects.requireNonNull(wouldBe, "wouldBe");
         Objects.requireNonNull(rule, "rule");
+    }
+
+    /** A decision no argument condition made. */
+    public Decision(Effect effect, Effect wouldBe, String rule, String reason, long retryAfterSeconds) {
+        this(effect, wouldBe, rule, reason, retryAfterSeconds, null);
     }
 
     /** A denial that no policy made: the agent's fail-closed answer when it cannot decide. */

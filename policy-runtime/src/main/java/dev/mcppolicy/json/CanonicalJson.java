@@ -177,16 +177,28 @@ public final class CanonicalJson {
      * like {@code null}.
      */
     private static void number(Number number, StringBuilder out) {
+        String text = numberText(number);
+        if (JsonValues.toBigDecimal(number) == null) {
+            quote(text, out);
+        } else {
+            out.append(text);
+        }
+    }
+
+    /**
+     * A number's text as {@link #write} gives it, bare: {@code 5000} for {@code 5000.0}, {@code 0.1},
+     * {@code 1E+21}; {@code NaN}, {@code Infinity} and {@code -Infinity} unquoted.
+     */
+    public static String numberText(Number number) {
         BigDecimal decimal = JsonValues.toBigDecimal(number);
         if (decimal == null) {
             double d = number.doubleValue();
-            quote(Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity", out);
-            return;
+            return Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
         }
         decimal = decimal.stripTrailingZeros();
         // The magnitude test bounds toBigInteger(): 1E+400000000 would otherwise expand to its digits.
-        out.append(decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 21
-                ? decimal.toBigInteger().toString() : decimal.toString());
+        return decimal.scale() <= 0 && decimal.precision() - decimal.scale() <= 21
+                ? decimal.toBigInteger().toString() : decimal.toString();
     }
 
 }

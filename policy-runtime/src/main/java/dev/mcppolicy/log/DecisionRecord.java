@@ -62,7 +62,8 @@ public final class DecisionRecord {
 
     /**
      * {@code mcp-policy decision=DENY tool=run_command side=server rule=/tools/run_command/deny_if/0
-     * reason="..." session=... client=... args_sha256=... took_us=3}.
+     * arg=args.command reason="..." session=... client=... args_sha256=... took_us=3}; {@code arg} (the
+     * argument path a condition looked at, never its value) only on decisions a condition made.
      */
     public String toLine() {
         StringBuilder line = new StringBuilder(192).append("mcp-policy decision=").append(decision.effect());
@@ -75,6 +76,9 @@ public final class DecisionRecord {
             field(line, "server", call.server());
         }
         field(line, "rule", decision.rule());
+        if (decision.argument() != null) {
+            field(line, "arg", decision.argument());
+        }
         if (decision.reason() != null) {
             quoted(line, "reason", decision.reason(), REASON_CAP);
         }
@@ -101,6 +105,7 @@ public final class DecisionRecord {
         member(json, "side", call.side().word()).append(',');
         member(json, "server", call.server()).append(',');
         member(json, "rule", decision.rule()).append(',');
+        member(json, "arg", decision.argument()).append(',');
         member(json, "reason", decision.reason()).append(',');
         json.append("\"retry_after\":").append(decision.retryAfterSeconds()).append(',');
         member(json, "session", call.sessionId()).append(',');

@@ -79,9 +79,24 @@ class PolicyCliTest {
         assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
                 "decision: DENY",
                 "rule:     /tools/run_command/deny_if/0",
+                "argument: args.command",
                 "reason:   run_command is limited to read-only commands",
                 "caller:   Policy denied tool 'run_command': run_command is limited to read-only commands"
                         + " [rule /tools/run_command/deny_if/0]",
+                ""));
+    }
+
+    @Test
+    void explainNamesTheLeafThatMatchedAndWhatCannotBeChecked() throws IOException {
+        Path policy = specExample();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--args", "{\"command\":[\"cat x\",\"rm -rf /\"]}")).isZero();
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "decision: DENY",
+                "rule:     /tools/run_command/require/0",
+                "argument: args.command.1",
+                "reason:   run_command is limited to read-only commands (at args.command.1)",
+                "caller:   Policy denied tool 'run_command': run_command is limited to read-only commands (at args.command.1)"
+                        + " [rule /tools/run_command/require/0]",
                 ""));
     }
 

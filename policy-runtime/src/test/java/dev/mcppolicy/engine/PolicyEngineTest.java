@@ -303,7 +303,8 @@ class PolicyEngineTest {
         Decision a = engine.decide(call("a", Map.of("q", big)));
         assertThat(a.effect()).isEqualTo(Effect.DENY);
         assertThat(a.rule()).isEqualTo("/tools/a/require/0");
-        assertThat(a.reason()).isEqualTo("argument 'q' is longer than 16 characters, the most a policy condition inspects");
+        assertThat(a.reason()).isEqualTo("required condition not met: q regex \"^[a-z]+$\" (args.q: a string longer than 16 characters cannot be checked)");
+        assertThat(a.argument()).isEqualTo("args.q");
         assertThat(engine.decide(call("b", Map.of("q", "abc"))).effect()).isEqualTo(Effect.ALLOW);
         assertThat(engine.decide(call("b", Map.of("q", big))).rule()).isEqualTo("/tools/b/deny_if/0");
     }

@@ -20,12 +20,12 @@ class DecisionRecordTest {
 
     private static final ToolCall CALL = new ToolCall(Side.SERVER, null, "run_command", ARGS, "sess-1", "claude-code", null);
     private static final Decision DENIED = new Decision(Effect.DENY, Effect.DENY, "/tools/run_command/deny_if/0",
-            "run_command is limited to read-only commands", 0);
+            "run_command is limited to read-only commands", 0, "args.command");
 
     @Test
     void writesTheSpecLogLine() {
         assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toLine()).isEqualTo(
-                "mcp-policy decision=DENY tool=run_command side=server rule=/tools/run_command/deny_if/0"
+                "mcp-policy decision=DENY tool=run_command side=server rule=/tools/run_command/deny_if/0 arg=args.command"
                         + " reason=\"run_command is limited to read-only commands\" session=sess-1 client=claude-code"
                         + " arg_keys=command,cwd args_sha256=" + ARGS_SHA + " took_us=3");
     }
@@ -54,7 +54,7 @@ class DecisionRecordTest {
     void writesTheSameFieldsAsOneJsonObject() {
         assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toJson()).isEqualTo(
                 "{\"ts\":\"2026-11-29T12:00:00Z\",\"decision\":\"DENY\",\"would\":\"DENY\",\"tool\":\"run_command\","
-                        + "\"side\":\"server\",\"server\":null,\"rule\":\"/tools/run_command/deny_if/0\","
+                        + "\"side\":\"server\",\"server\":null,\"rule\":\"/tools/run_command/deny_if/0\",\"arg\":\"args.command\","
                         + "\"reason\":\"run_command is limited to read-only commands\",\"retry_after\":0,"
                         + "\"session\":\"sess-1\",\"client\":\"claude-code\",\"arg_keys\":[\"command\",\"cwd\"],"
                         + "\"args_sha256\":\"" + ARGS_SHA + "\",\"took_us\":3}");

@@ -33,9 +33,10 @@ final class CompiledRule {
     private final String argumentsPointer;
     private final ArgumentCondition[] require;
     private final Decision[] requireFailed;
+    private final String[] requireReasons;
     private final ArgumentCondition[] denyIf;
     private final Decision[] denyIfMatched;
-    private final Decision[] hostile;
+    private final String[] denyIfReasons;
     private final Limit[] limits;
     private final String[] limitPointers;
     private final String[] limitReasons;
@@ -60,23 +61,21 @@ final class CompiledRule {
         List<Condition> required = rule.require();
         this.require = new ArgumentCondition[required.size()];
         this.requireFailed = new Decision[required.size()];
-        List<Decision> hostileDecisions = new ArrayList<>();
+        this.requireReasons = new String[required.size()];
         for (int i = 0; i < require.length; i++) {
-            require[i] = new ArgumentCondition(required.get(i), max);
-            String at = pointer + "/require/" + i;
-            requireFailed[i] = Decisions.deny(mode, at, reason != null ? reason : "required condition not met: " + require[i].describe(), 0);
-            hostileDecisions.add(hostileDecision(at, require[i], max));
+            require[i] = new ArgumentCondition(required.get(i), ArgumentCondition.Role.REQUIRE, max);
+            requireReasons[i] = reason != null ? reason : "required condition not met: " + require[i].describe();
+            requireFailed[i] = Decisions.deny(mode, pointer + "/require/" + i, requireReasons[i], 0, require[i].displayPath());
         }
         List<Condition> denied = rule.denyIf();
         this.denyIf = new ArgumentCondition[denied.size()];
         this.denyIfMatched = new Decision[denied.size()];
+        this.denyIfReasons = new String[denied.size()];
         for (int i = 0; i < denyIf.length; i++) {
-            denyIf[i] = new ArgumentCondition(denied.get(i), max);
-            String at = pointer + "/deny_if/" + i;
-            denyIfMatched[i] = Decisions.deny(mode, at, reason != null ? reason : "denied by condition: " + denyIf[i].describe(), 0);
-            hostileDecisions.add(hostileDecision(at, denyIf[i], max));
+            denyIf[i] = new ArgumentCondition(denied.get(i), ArgumentCondition.Role.DENY_IF, max);
+            denyIfReasons[i] = reason != null ? reason : "denied by condition: " + denyIf[i].describe();
+            denyIfMatched[i] = Decisions.deny(mode, pointer + "/deny_if/" + i, denyIfReasons[i], 0, denyIf[i].displayPath());
         }
-        this.hostile = hostileDecisions.toArray(new Decision[0]);
 
         Map<String, Integer> byCounter = new LinkedHashMap<>();
         List<Limit> merged = new ArrayList<>();
@@ -126,9 +125,9 @@ final class CompiledRule {
         }
     }
 
-    private Decision hostileDecision(String at, ArgumentCondition condition, int max) {
-        return Decisions.deny(mode, at, "argument '" + condition.source().path() + "' is longer than " + max
-                + " characters, the most a policy condition inspects", 0);
+    /** A condition stopped the call at a leaf, or because a value cannot be checked: the reason says which. */
+    private Decision stopped(Decision atPath, String reason, ArgumentCondition.Stop stop) {
+        return Decisions.deny(mode, atPath.rule(), reason + " (" + stop.detail() + ")", 0, stop.argument());
     }
 
     boolean validatesInputSchema() {
@@ -151,15 +150,15 @@ final class CompiledRule {
             }
         }
         for (int i = 0; i < require.length; i++) {
-            ArgumentCondition.Outcome outcome = require[i].test(arguments);
-            if (outcome != ArgumentCondition.Outcome.TRUE) {
-                return outcome == ArgumentCondition.Outcome.HOSTILE ? hostile[i] : requireFailed[i];
+            ArgumentCondition.Stop stop = require[i].check(arguments);
+            if (stop != null) {
+                return stop.detail() == null ? requireFailed[i] : stopped(requireFailed[i], requireReasons[i], stop);
             }
         }
         for (int i = 0; i < denyIf.length; i++) {
-            ArgumentCondition.Outcome outcome = denyIf[i].test(arguments);
-            if (outcome != ArgumentCondition.Outcome.FALSE) {
-                return outcome == ArgumentCondition.Outcome.HOSTILE ? hostile[require.length + i] : denyIfMatched[i];
+            ArgumentCondition.Stop stop = denyIf[i].check(arguments);
+            if (stop != null) {
+                return stop.detail() == null ? denyIfMatched[i] : stopped(denyIfMatched[i], denyIfReasons[i], stop);
             }
         }
         if (limits.length > 0) {

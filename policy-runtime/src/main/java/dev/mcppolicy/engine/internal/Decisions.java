@@ -10,8 +10,12 @@ final class Decisions {
     }
 
     static Decision deny(Mode mode, String rule, String reason, long retryAfterSeconds) {
+        return deny(mode, rule, reason, retryAfterSeconds, null);
+    }
+
+    static Decision deny(Mode mode, String rule, String reason, long retryAfterSeconds, String argument) {
         Effect effect = mode == Mode.MONITOR ? Effect.ALLOW : Effect.DENY;
-        return new Decision(effect, Effect.DENY, rule, reason, retryAfterSeconds);
+        return new Decision(effect, Effect.DENY, rule, reason, retryAfterSeconds, argument);
     }
 
     static Decision allow(String rule) {

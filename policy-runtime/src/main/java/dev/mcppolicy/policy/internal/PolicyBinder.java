@@ -362,8 +362,10 @@ public final class PolicyBinder {
                 }
                 break;
             case CONTAINS:
-                if (valueNode.is(Node.Kind.OBJECT) || valueNode.is(Node.Kind.ARRAY)) {
-                    error(valueAt, valueNode, "op 'contains' takes a string (or a scalar to find in an array), got "
+                // a null the reader already reported (a YAML alias) needs no second error
+                if (valueNode.is(Node.Kind.OBJECT) || valueNode.is(Node.Kind.ARRAY)
+                        || valueNode.is(Node.Kind.NULL) && !hasErrorAt(valueAt)) {
+                    error(valueAt, valueNode, "op 'contains' takes a string, number or boolean, got "
                             + valueNode.describe());
                 }
                 break;
@@ -550,6 +552,10 @@ public final class PolicyBinder {
             node = next;
         }
         return node;
+    }
+
+    private boolean hasErrorAt(String pointer) {
+        return errors.stream().anyMatch(error -> error.pointer().equals(pointer));
     }
 
     private void error(String pointer, Node node, String message) {
