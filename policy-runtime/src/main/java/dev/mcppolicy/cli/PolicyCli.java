@@ -8,6 +8,7 @@ import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyError;
 import dev.mcppolicy.policy.PolicyException;
+import dev.mcppolicy.policy.PolicyLint;
 import dev.mcppolicy.policy.PolicyParser;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ public final class PolicyCli {
 
     private static final String HELP = String.join(System.lineSeparator(),
             "usage: java -jar mcp-policy-agent.jar <command> ...",
-            "  check POLICY                      validate a policy file; exit 1 with every error",
+            "  check POLICY                      validate a policy file; exit 1 with every error, 0 with only WARN lines",
             "  explain POLICY --tool T [--args JSON] [--client C] [--session S] [--server S]",
             "                                    decide one call and say which rule decided it",
             "  test POLICY CASES                 run table-driven policy tests; exit code = failures");
@@ -84,6 +85,7 @@ public final class PolicyCli {
                     + (servers > 0 ? ", " + servers + " server sections" : "")
                     + ", default " + policy.defaultAction().word() + ", mode " + policy.mode().word()
                     + ", sha256 " + policy.sha256() + ")");
+            PolicyLint.warnings(policy).forEach(warning -> out.println("WARN " + warning));
             return 0;
         } catch (PolicyException e) {
             printErrors(e, out);

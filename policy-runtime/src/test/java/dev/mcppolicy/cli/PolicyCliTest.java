@@ -2,6 +2,7 @@ package dev.mcppolicy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.policy.PolicyParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -45,6 +46,33 @@ class PolicyCliTest {
         Path policy = specExample();
         assertThat(run("check", policy.toString())).isZero();
         assertThat(out()).startsWith(policy + ": OK (4 tool rules, 1 server sections, default deny, mode enforce, sha256 ");
+    }
+
+    @Test
+    void checkWarnsAfterTheOkLineWhenDenyIfAloneGuardsAnExecuteTool() throws Exception {
+        Path policy = write("weak.yaml", """
+                version: "1"
+                tools:
+                  read_file: {}
+                  run_command:
+                    deny_if: [{path: command, op: contains, value: rm -rf}]
+                """);
+        assertThat(run("check", policy.toString())).isZero();
+        String sha256 = PolicyParser.parse(policy).sha256();
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                policy + ": OK (2 tool rules, default deny, mode enforce, sha256 " + sha256 + ")",
+                "WARN /tools/run_command/deny_if: 'run_command' looks like it runs commands and only deny_if guards it;"
+                        + " a deny list misses what it does not name (another spelling, quoting, or the value split across an array),"
+                        + " so add \"require\" (an allow list of what may run) or \"arguments\": \"input_schema\"",
+                ""));
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void checkPrintsNoWarningForACleanPolicy() throws IOException {
+        Path policy = specExample();
+        assertThat(run("check", policy.toString())).isZero();
+        assertThat(out()).doesNotContain("WARN").hasLineCount(1);
     }
 
     @Test
