@@ -51,7 +51,7 @@ final class CaseRunner {
     static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
     private static final Set<String> CALL_KEYS = Set.of("tool", "args", "client", "session", "server", "at", "repeat", "expect");
     private static final Set<String> CASE_KEYS = Set.of("name", "tool", "args", "client", "session", "server", "at", "repeat", "expect", "steps");
-    private static final Set<String> EXPECT_KEYS = Set.of("decision", "rule", "would", "reason", "retry_after");
+    private static final Set<String> EXPECT_KEYS = Set.of("decision", "rule", "would", "reason", "retry_after", "arg");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -243,10 +243,10 @@ final class CaseRunner {
     }
 
     /** What a case expects of a decision; only the fields it names are checked. */
-    private record Expectation(Effect decision, String rule, Effect would, String reason, Long retryAfter) {
+    private record Expectation(Effect decision, String rule, Effect would, String reason, Long retryAfter, String argument) {
         static Expectation of(Object value, String at) {
             if (value instanceof String) {
-                return new Expectation(effect(value, at), null, null, null, null);
+                return new Expectation(effect(value, at), null, null, null, null, null);
             }
             if (value == null) {
                 throw new CaseException(at + ": missing 'expect' (ALLOW, DENY, REQUIRE_APPROVAL or an object)");
@@ -261,7 +261,8 @@ final class CaseRunner {
             }
             return new Expectation(effect(fields.get("decision"), at + "/decision"), text(fields.get("rule"), at + "/rule"),
                     fields.containsKey("would") ? effect(fields.get("would"), at + "/would") : null,
-                    text(fields.get("reason"), at + "/reason"), retry == null ? null : ((Number) retry).longValue());
+                    text(fields.get("reason"), at + "/reason"), retry == null ? null : ((Number) retry).longValue(),
+                    text(fields.get("arg"), at + "/arg"));
         }
 
         private static Effect effect(Object value, String at) {
@@ -280,22 +281,26 @@ final class CaseRunner {
                     && (rule == null || rule.equals(actual.rule()))
                     && (would == null || would == actual.wouldBe())
                     && (reason == null || actual.reason() != null && actual.reason().contains(reason))
-                    && (retryAfter == null || retryAfter == actual.retryAfterSeconds());
+                    && (retryAfter == null || retryAfter == actual.retryAfterSeconds())
+                    && (argument == null || argument.equals(actual.argument()));
             if (ok) {
                 return null;
             }
-            return "expected " + describe(decision, rule, would, reason, retryAfter) + ", got "
+            return "expected " + describe(decision, rule, would, reason, retryAfter, argument) + ", got "
                     + describe(actual.effect(), actual.rule(), actual.isMonitored() ? actual.wouldBe() : null,
-                    actual.reason(), actual.retryAfterSeconds() > 0 ? actual.retryAfterSeconds() : null);
+                    actual.reason(), actual.retryAfterSeconds() > 0 ? actual.retryAfterSeconds() : null, actual.argument());
         }
 
-        private static String describe(Effect effect, String rule, Effect would, String reason, Long retryAfter) {
+        private static String describe(Effect effect, String rule, Effect would, String reason, Long retryAfter, String argument) {
             StringBuilder text = new StringBuilder(effect.name());
             if (would != null) {
                 text.append(" (would ").append(would).append(')');
             }
             if (rule != null) {
                 text.append(" by ").append(rule);
+            }
+            if (argument != null) {
+                text.append(" at ").append(argument);
             }
             if (reason != null) {
                 text.append(" reason \"").append(reason).append('"');

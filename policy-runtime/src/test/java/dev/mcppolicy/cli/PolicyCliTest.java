@@ -180,6 +180,30 @@ class PolicyCliTest {
     }
 
     @Test
+    void testChecksTheArgumentLeafThatDecided() throws IOException {
+        Path policy = specExample();
+        Path cases = write("cases.yaml", """
+                cases:
+                  - name: an argv item is refused
+                    tool: run_command
+                    args: {command: [cat x, rm -rf /]}
+                    expect: {decision: DENY, rule: /tools/run_command/require/0, arg: args.command.1}
+                  - name: the wrong leaf
+                    tool: run_command
+                    args: {command: [cat x, rm -rf /]}
+                    expect: {decision: DENY, arg: args.command.0}
+                """);
+        assertThat(run("test", policy.toString(), cases.toString())).isEqualTo(1);
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "PASS an argv item is refused",
+                "FAIL the wrong leaf",
+                "     expected DENY at args.command.0, got DENY by /tools/run_command/require/0 at args.command.1 reason"
+                        + " \"run_command is limited to read-only commands (at args.command.1)\"",
+                "2 cases, 1 failed",
+                ""));
+    }
+
+    @Test
     void testExplainsEachFailureAndExitsWithTheFailureCount() throws IOException {
         Path policy = specExample();
         Path cases = write("cases.json", """
