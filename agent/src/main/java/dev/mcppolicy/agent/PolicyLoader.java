@@ -1,6 +1,8 @@
 package dev.mcppolicy.agent;
 
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.policy.PolicyLint;
+import dev.mcppolicy.policy.PolicyWarning;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
@@ -8,7 +10,8 @@ import java.util.Locale;
 /**
  * Reads the policy off the app's main thread (parsing loads Jackson and the engine, tens of
  * milliseconds the app's start-up need not wait for), completes the holder, and prints the policy
- * line of the startup summary. Tool calls that arrive first wait for it.
+ * line of the startup summary, then a WARN line for each weakness {@code check} warns about. Tool calls
+ * that arrive first wait for it.
  */
 final class PolicyLoader extends Thread {
     private final PolicyHolder target;
@@ -39,6 +42,9 @@ final class PolicyLoader extends Thread {
             Diagnostics.info("policy " + read.path() + " sha256=" + engine.policy().sha256()
                     + " mode=" + engine.policy().mode().name().toLowerCase(Locale.ROOT)
                     + " default=" + engine.policy().defaultAction().name().toLowerCase(Locale.ROOT));
+            for (PolicyWarning warning : PolicyLint.warnings(engine.policy())) {
+                Diagnostics.warn("policy " + warning); // what `check` would say, for users who never ran it
+            }
         } else if (failOpen) {
             Diagnostics.error("policy unavailable, every tool call will be ALLOWED unchecked (on_error=allow): "
                     + read.unavailableDetails());

@@ -81,6 +81,8 @@ public class DecisionBenchmark {
                   "limits": [ { "counter": "query", "window": "second", "max": 2000000000,
                                 "scope": "global", "algorithm": "fixed" } ]
                 },
+                "transfer": { "deny_if": [ { "path": "amount", "op": "gt", "value": 1000 } ] },
+                "exec": { "deny_if": [ { "path": "command", "op": "contains", "value": "rm -rf" } ] },
                 "run_command": {
                   "require": [ { "path": "command", "op": "regex", "value": "^(ls|cat|echo|git status)( .*)?$" } ],
                   "limits": [ { "counter": "run_command", "window": "second", "max": 2000000000,
@@ -105,6 +107,11 @@ public class DecisionBenchmark {
     ToolCall denyRule;
     ToolCall conditions4;
     ToolCall regex100;
+    ToolCall amountNumber;
+    ToolCall amountString;
+    ToolCall amountArray;
+    ToolCall commandString;
+    ToolCall commandArgv;
 
     @Setup
     public void setUp() throws PolicyException {
@@ -134,6 +141,17 @@ public class DecisionBenchmark {
         Map<String, Object> command = new LinkedHashMap<>();
         command.put("command", COMMAND_100);
         regex100 = call("run_command", command);
+
+        amountNumber = call("transfer", Map.of("amount", 500));
+        amountString = call("transfer", Map.of("amount", "500"));
+        amountArray = call("transfer", Map.of("amount", List.of(100, 200, 300)));
+        commandString = call("exec", Map.of("command", "ls -la /srv/sandbox"));
+        commandArgv = call("exec", Map.of("command", List.of("ls", "-la", "/srv/sandbox")));
+        for (ToolCall call : List.of(amountNumber, amountString, amountArray)) {
+            expect(call, Effect.ALLOW, "/tools/transfer");
+        }
+        expect(commandString, Effect.ALLOW, "/tools/exec");
+        expect(commandArgv, Effect.ALLOW, "/tools/exec");
 
         expect(allowFixed, Effect.ALLOW, "/tools/read_file");
         expect(allowTokenBucket, Effect.ALLOW, "/tools/list_files");
@@ -239,6 +257,36 @@ public class DecisionBenchmark {
     @BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
     public Decision conditions4() {
         return engine.decide(conditions4);
+    }
+
+    /** Issue 9 baseline: {@code deny_if amount gt 1000} on a number, no limit. */
+    @Benchmark
+    public Decision denyIfNumber() {
+        return engine.decide(amountNumber);
+    }
+
+    /** The same on {@code "500"}: the string is read as a decimal (one {@code BigDecimal}). */
+    @Benchmark
+    public Decision denyIfNumericString() {
+        return engine.decide(amountString);
+    }
+
+    /** The same on {@code [100, 200, 300]}: each leaf compared. */
+    @Benchmark
+    public Decision denyIfNumberArray() {
+        return engine.decide(amountArray);
+    }
+
+    /** Issue 9 baseline: {@code deny_if command contains "rm -rf"} on a 19-char string, no limit. */
+    @Benchmark
+    public Decision denyIfString() {
+        return engine.decide(commandString);
+    }
+
+    /** The same on the argv {@code ["ls", "-la", "/srv/sandbox"]}: each item, then the items joined with spaces. */
+    @Benchmark
+    public Decision denyIfArgv() {
+        return engine.decide(commandArgv);
     }
 
     /** One RE2/J {@code regex} condition (a search, anchored) on a 100-character value, then the limit. */

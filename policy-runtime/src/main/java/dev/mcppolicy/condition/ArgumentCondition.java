@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 
 /**
  * A {@link Condition} compiled for one place in a rule: a {@code require} (it must hold) or a
@@ -82,8 +83,9 @@ public final class ArgumentCondition {
     private final List<Number> numberMembers = new ArrayList<>();
     private final List<Boolean> booleanMembers = new ArrayList<>();
     private final List<Object> wholeMembers = new ArrayList<>();
-    /** Whether the op reads leaves as text, so a flat array's joined items are tested too. */
-    private final boolean readsText;
+    private final boolean hasWholeMembers;
+    /** Whether a deny_if tests a flat array's items joined with spaces ({@link #checkJoined}). */
+    private final boolean joins;
     private final boolean existential;
     private final String tooLong;
 
@@ -113,8 +115,11 @@ public final class ArgumentCondition {
                 }
             }
         }
-        this.readsText = op == Op.REGEX || op == Op.MAX_LENGTH || !textMembers.isEmpty()
+        this.hasWholeMembers = !wholeMembers.isEmpty();
+        boolean readsText = op == Op.REGEX || op == Op.MAX_LENGTH || !textMembers.isEmpty()
                 || ((op == Op.EQ || op == Op.NEQ || op == Op.CONTAINS) && value instanceof String);
+        // A text without a space found in items joined by spaces lies inside one item, already tested.
+        this.joins = readsText && !(op == Op.CONTAINS && ((String) value).indexOf(' ') < 0);
         this.existential = op == Op.CONTAINS;
         this.tooLong = "a string longer than " + valueLengthCap + " characters cannot be checked";
     }
@@ -145,12 +150,27 @@ public final class ArgumentCondition {
     public Stop check(Map<String, ?> arguments) {
         Object actual = path.resolve(arguments);
         boolean denying = role == Role.DENY_IF;
+        // Scalars first, by class tests only: an interface test (Map, List) that misses costs a scan.
+        if (actual instanceof String || actual instanceof Number || actual instanceof Boolean) {
+            if (actual instanceof String && ((String) actual).length() > valueLengthCap) {
+                return new Stop(displayPath, displayPath + ": " + tooLong);
+            }
+            if (op == Op.EXISTS) {
+                return Boolean.TRUE.equals(value) == denying ? atPath : null;
+            }
+            if (structural) {
+                // a scalar never equals null, an array or an object
+                return (op == Op.NEQ) == denying ? atPath : null;
+            }
+            int outcome = leaf(actual);
+            if (outcome == PROBLEM) {
+                return new Stop(displayPath, displayPath + ": " + problem(actual));
+            }
+            return (outcome == TRUE) == denying ? atPath : null;
+        }
         if (actual == ArgumentPath.ABSENT) {
             boolean holds = op == Op.EXISTS && Boolean.FALSE.equals(value);
             return holds == denying ? atPath : null;
-        }
-        if (actual instanceof String && ((String) actual).length() > valueLengthCap) {
-            return new Stop(displayPath, displayPath + ": " + tooLong);
         }
         if (op == Op.EXISTS) {
             return Boolean.TRUE.equals(value) == denying ? atPath : null;
@@ -159,7 +179,7 @@ public final class ArgumentCondition {
             boolean equal = JsonValues.jsonEquals(actual, value);
             return (equal == (op == Op.EQ)) == denying ? atPath : null;
         }
-        if (!wholeMembers.isEmpty() && isAmongWholeMembers(actual)) {
+        if (hasWholeMembers && isAmongWholeMembers(actual)) {
             return (op == Op.IN) == denying ? atPath : null;
         }
         if (actual == null) {
@@ -168,11 +188,7 @@ public final class ArgumentCondition {
         if (actual instanceof Map || actual instanceof List) {
             return checkLeaves(actual, denying);
         }
-        int outcome = leaf(actual);
-        if (outcome == PROBLEM) {
-            return new Stop(displayPath, displayPath + ": " + problem(actual));
-        }
-        return (outcome == TRUE) == denying ? atPath : null;
+        return new Stop(displayPath, displayPath + ": " + problem(actual));
     }
 
     private boolean isAmongWholeMembers(Object actual) {
@@ -306,6 +322,12 @@ public final class ArgumentCondition {
      * checked is passed over: it shows nothing either way).
      */
     private Stop checkLeaves(Object container, boolean denying) {
+        if (container instanceof List && container instanceof RandomAccess) {
+            Stop flat = checkFlatList((List<?>) container, denying);
+            if (flat != NOT_FLAT) {
+                return flat;
+            }
+        }
         ArrayDeque<Iterator<?>> open = new ArrayDeque<>();
         ArrayDeque<Object> keys = new ArrayDeque<>();
         open.push(members(container));
@@ -364,7 +386,60 @@ public final class ArgumentCondition {
             // every leaf held, unless there was none; an existential op found no leaf that holds
             return leaves == 0 || existential ? atPath : null;
         }
-        return leaves > 0 && readsText && container instanceof List ? checkJoined((List<?>) container) : null;
+        return leaves > 0 && joins && container instanceof List ? checkJoined((List<?>) container) : null;
+    }
+
+    /** What {@link #checkFlatList} returns when the list holds an array or object: search it in full. */
+    private static final Stop NOT_FLAT = new Stop("", "");
+
+    /**
+     * {@link #checkLeaves} for the common shape, an array of scalars (an argv, a list of ids), without its
+     * stacks: the same leaves in the same order, the same bounds, the same outcome; {@link #NOT_FLAT} as
+     * soon as an item is an array or object (the items before it decided nothing).
+     */
+    private Stop checkFlatList(List<?> items, boolean denying) {
+        int leaves = 0;
+        long chars = 0;
+        for (int i = 0, size = items.size(); i < size; i++) {
+            Object item = items.get(i);
+            if (i + 2 > MAX_NODES) {
+                return new Stop(displayPath, displayPath + ": a value with more than " + MAX_NODES + " items cannot be checked");
+            }
+            if (item == null) {
+                continue;
+            }
+            if (!(item instanceof String || item instanceof Number || item instanceof Boolean)) {
+                if (item instanceof Map || item instanceof List) {
+                    return NOT_FLAT;
+                }
+            } else if (item instanceof String) {
+                chars += ((String) item).length();
+                if (chars > valueLengthCap) {
+                    return new Stop(displayPath, displayPath + ": a value with more than " + valueLengthCap
+                            + " characters of text cannot be checked");
+                }
+            }
+            leaves++;
+            int outcome = leaf(item);
+            if (outcome == PROBLEM && existential && !denying) {
+                continue;
+            }
+            if (outcome == PROBLEM) {
+                String at = displayPath + "." + i;
+                return new Stop(at, at + ": " + problem(item));
+            }
+            if (existential && outcome == TRUE && !denying) {
+                return null;
+            }
+            if ((outcome == TRUE) == denying && (outcome == TRUE || !existential)) {
+                String at = displayPath + "." + i;
+                return new Stop(at, "at " + at);
+            }
+        }
+        if (!denying) {
+            return leaves == 0 || existential ? atPath : null;
+        }
+        return leaves > 0 && joins ? checkJoined(items) : null;
     }
 
     /**

@@ -263,6 +263,14 @@ class SmugglingTest {
     }
 
     @Test
+    void aTextWithoutSpacesIsFoundInTheItemItLiesIn() {
+        // such a text cannot span the spaces that join the items, so the items alone decide
+        assertThat(stop(new Condition("command", Op.CONTAINS, "-rf"), Role.DENY_IF, Map.of("command", List.of("rm", "-rf")), CAP))
+                .isEqualTo(new Stop("args.command.1", "at args.command.1"));
+        assertThat(stop(new Condition("command", Op.CONTAINS, ";"), Role.DENY_IF, Map.of("command", List.of("ls", "x")), CAP)).isNull();
+    }
+
+    @Test
     void aRequireDoesNotJoinSoArgvAllowListsWork() {
         Condition argv = new Condition("argv", Op.REGEX, "^[a-z-]+$");
 

@@ -187,6 +187,16 @@ abstract class AbstractArgumentSmugglingScenarios {
     }
 
     @Test
+    void warnsAtStartThatADenyListAloneGuardsTheCommandTool() throws Exception {
+        enforcing.sync();
+        List<String> warnings = enforcing.serverLog().stream().filter(l -> l.contains("[mcp-policy] WARN policy ")).toList();
+        assertThat(warnings).as(enforcing.dump()).hasSize(1);
+        assertThat(warnings.get(0)).endsWith("[mcp-policy] WARN policy /tools/exec/deny_if: 'exec' looks like it runs commands and"
+                + " only deny_if guards it; a deny list misses what it does not name (another spelling, quoting, or the value"
+                + " split across an array), so add \"require\" (an allow list of what may run) or \"arguments\": \"input_schema\"");
+    }
+
+    @Test
     void aClientPolicyRefusesTheSmuggledAmountWithoutSendingIt() throws Exception {
         String answer = clientSide.call("transfer", "{\"amount\":\"5000\"}");
         // a later call on the same connection has been handled, so the server would have seen the first by now
