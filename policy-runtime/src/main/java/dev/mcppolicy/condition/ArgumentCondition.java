@@ -40,7 +40,8 @@ import java.util.RandomAccess;
  * </ul>
  * A string longer than the engine's cap ({@code valueLengthCap}) at the path cannot be checked
  * whatever the op, so oversized input can neither slow a decision nor slip past one. Checking a call
- * that passes allocates nothing when the value at the path is a scalar.
+ * that passes allocates nothing when the value at the path is a number, a boolean, a string not read as
+ * a number, or an array of those (a {@code deny_if} joining an argv allocates the joined text).
  */
 public final class ArgumentCondition {
     /** Where the condition sits in its rule. */

@@ -15,7 +15,7 @@ import java.util.Map;
  * human.
  *
  * <p>Pure: it prints nothing, so each caller reports the warnings its own way ({@code check} prints them;
- * an agent could log them at start-up).
+ * the agent logs them at start-up).
  */
 public final class PolicyLint {
     /** The most chars of a tool key a message shows. */
