@@ -1,37 +1,23 @@
 package dev.mcppolicy.agent;
 
-import dev.mcppolicy.engine.Decision;
-import dev.mcppolicy.engine.Effect;
-import dev.mcppolicy.engine.PolicyEngine;
-import dev.mcppolicy.engine.Side;
-import dev.mcppolicy.engine.ToolCall;
-import dev.mcppolicy.policy.Policy;
-import dev.mcppolicy.policy.PolicyException;
-import dev.mcppolicy.policy.PolicyParser;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The engine currently in force, swappable as a whole (reload, a later issue, builds a new engine
- * with the old {@link PolicyEngine#store()} and swaps it in). When no policy could be loaded it
- * answers every call by {@code on_error}: denied (fail closed, the default) or allowed and logged as
- * an error (fail open).
+ * Holds the {@link PolicySnapshot} in force and nothing else: reading files is {@link PolicyReader}'s,
+ * deciding is the snapshot's. A reload (a later issue) swaps in a new snapshot whole, built on the old
+ * engine's rate-limit store; a call already holding the old one finishes with it.
  */
 public final class PolicyHolder {
-    static final String APPROVAL_UNAVAILABLE = "approval required but no approval channel is configured";
-
     static final long LOAD_WAIT_SECONDS = 60;
 
-    private final AtomicReference<State> state;
+    private final AtomicReference<PolicySnapshot> current;
     private final boolean failOpen;
     private final CountDownLatch loaded = new CountDownLatch(1);
 
-    private PolicyHolder(State initial, boolean failOpen) {
-        this.state = new AtomicReference<>(initial);
+    private PolicyHolder(PolicySnapshot initial, boolean failOpen) {
+        this.current = new AtomicReference<>(initial);
         this.failOpen = failOpen;
         if (initial != null) {
             loaded.countDown();
@@ -46,135 +32,44 @@ public final class PolicyHolder {
         return new PolicyHolder(null, failOpen);
     }
 
-    /** Completes a {@link #loading} holder with what {@link #load} read. */
-    void completeWith(PolicyHolder read) {
-        state.set(read.current());
+    /** A holder of {@code snapshot}, already loaded. */
+    public static PolicyHolder of(PolicySnapshot snapshot) {
+        return new PolicyHolder(snapshot, snapshot.failOpen());
+    }
+
+    /** Completes a {@link #loading} holder with what {@link PolicyReader} read. */
+    void completeWith(PolicySnapshot read) {
+        current.set(read);
         loaded.countDown();
     }
 
-    private State current() {
-        State current = state.get();
-        if (current != null) {
-            return current;
+    /** Puts {@code next} in force for every call that takes its snapshot from now on. */
+    void replace(PolicySnapshot next) {
+        current.set(next);
+        loaded.countDown();
+    }
+
+    /**
+     * The policy in force, to be taken once per call or list. Before the first load completes this
+     * waits for it, at most {@value #LOAD_WAIT_SECONDS} s; then the call is answered by {@code on_error}.
+     */
+    public PolicySnapshot current() {
+        PolicySnapshot snapshot = current.get();
+        if (snapshot != null) {
+            return snapshot;
         }
         try {
             if (!loaded.await(LOAD_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                return State.unavailable("the policy is still loading after " + LOAD_WAIT_SECONDS + " s", null);
+                return PolicySnapshot.unavailable("the policy is still loading after " + LOAD_WAIT_SECONDS + " s", null, null, failOpen);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return State.unavailable("interrupted while waiting for the policy to load", null);
+            return PolicySnapshot.unavailable("interrupted while waiting for the policy to load", null, null, failOpen);
         }
-        return state.get();
-    }
-
-    /** Loads the policy at {@code path}; never throws: a missing or invalid file leaves the holder unavailable. */
-    public static PolicyHolder load(Path path, String searched, boolean failOpen, Clock clock) {
-        if (path == null) {
-            return new PolicyHolder(State.unavailable("no policy file found (looked for " + searched + ")", null), failOpen);
-        }
-        if (!Files.isRegularFile(path)) {
-            return new PolicyHolder(State.unavailable("policy file not found: " + path, path), failOpen);
-        }
-        try {
-            Policy policy = PolicyParser.parse(path);
-            return new PolicyHolder(new State(PolicyEngine.of(policy, clock), null, path, null), failOpen);
-        } catch (PolicyException e) {
-            int count = e.errors().size();
-            String reason = "invalid policy " + path.getFileName() + " (" + count + (count == 1 ? " error" : " errors")
-                    + ", listed in the agent's startup output)";
-            return new PolicyHolder(new State(null, reason, path, e.getMessage()), failOpen);
-        } catch (RuntimeException | LinkageError e) {
-            return new PolicyHolder(State.unavailable("cannot read policy " + path + ": " + e, path), failOpen);
-        }
-    }
-
-    /** Decides one call; never throws. */
-    public Decision decide(ToolCall call) {
-        State current = current();
-        if (current.engine == null) {
-            return unavailable(current.unavailableReason);
-        }
-        try {
-            Decision decision = current.engine.decide(call);
-            if (decision.effect() == Effect.REQUIRE_APPROVAL) {
-                // Approvals (SPEC §6) come with a later issue; until there is a channel, approval means no.
-                return new Decision(Effect.DENY, Effect.DENY, decision.rule(), APPROVAL_UNAVAILABLE, 0);
-            }
-            return decision;
-        } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("policy engine deciding", "tool " + call.tool(), e);
-            return failOpen ? Decision.errorAllowed("internal error: " + e) : Decision.error("internal error: " + e);
-        }
-    }
-
-    /** Whether a tool appears in {@code tools/list}; with no policy, only when failing open. */
-    public boolean isListed(Side side, String server, String tool) {
-        PolicyEngine engine = current().engine;
-        if (engine == null) {
-            return failOpen;
-        }
-        try {
-            return engine.isListed(side, server, tool);
-        } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("policy engine listing", "tool " + tool, e);
-            return failOpen;
-        }
-    }
-
-    /** Whether deciding this tool needs its advertised input schema; never throws. */
-    public boolean needsInputSchema(Side side, String server, String tool) {
-        PolicyEngine engine = current().engine;
-        try {
-            return engine != null && engine.needsInputSchema(side, server, tool);
-        } catch (RuntimeException | LinkageError e) {
-            Diagnostics.adviceError("policy engine checking", "tool " + tool, e);
-            return false;
-        }
-    }
-
-    private Decision unavailable(String reason) {
-        String text = "policy unavailable: " + reason;
-        return failOpen ? Decision.errorAllowed(text) : Decision.error(text);
-    }
-
-    public PolicyEngine engine() {
-        return current().engine;
-    }
-
-    public String unavailableReason() {
-        return current().unavailableReason;
-    }
-
-    /** The full account of why the policy is unavailable (every parse error), for the startup output. */
-    public String unavailableDetails() {
-        State current = current();
-        return current.details != null ? current.details : current.unavailableReason;
-    }
-
-    public Path path() {
-        return current().path;
+        return current.get();
     }
 
     public boolean failOpen() {
         return failOpen;
-    }
-
-    private static final class State {
-        final PolicyEngine engine;
-        final String unavailableReason;
-        final Path path;
-        final String details;
-
-        State(PolicyEngine engine, String unavailableReason, Path path, String details) {
-            this.engine = engine;
-            this.unavailableReason = unavailableReason;
-            this.path = path;
-            this.details = details;
-        }
-
-        static State unavailable(String reason, Path path) {
-            return new State(null, reason, path, null);
-        }
     }
 }

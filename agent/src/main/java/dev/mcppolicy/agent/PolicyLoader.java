@@ -30,11 +30,11 @@ final class PolicyLoader extends Thread {
 
     @Override
     public void run() {
-        PolicyHolder read;
+        PolicySnapshot read;
         try {
-            read = PolicyHolder.load(path, searched, failOpen, Clock.systemUTC());
+            read = PolicyReader.read(path, searched, failOpen, Clock.systemUTC());
         } catch (Throwable t) {
-            read = PolicyHolder.load(null, "(the policy loader failed: " + t + ")", failOpen, Clock.systemUTC());
+            read = PolicyReader.read(null, "(the policy loader failed: " + t + ")", failOpen, Clock.systemUTC());
         }
         target.completeWith(read);
         PolicyEngine engine = read.engine();

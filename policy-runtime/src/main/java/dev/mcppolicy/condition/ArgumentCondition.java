@@ -227,10 +227,20 @@ public final class ArgumentCondition {
                         ? Readings.text(leaf).contains((String) value) ? TRUE : FALSE
                         : equalsOperand(leaf);
             case MAX_LENGTH:
-                return Readings.text(leaf).length() <= maxLength ? TRUE : FALSE;
+                return isWithinLength(Readings.text(leaf)) ? TRUE : FALSE;
             default:
                 throw new IllegalStateException("op " + op + " has no leaf test");
         }
+    }
+
+    /** At most {@code maxLength} code points, as JSON Schema's {@code maxLength} counts; a lone surrogate is one. */
+    private boolean isWithinLength(String text) {
+        int units = text.length();
+        if (units <= maxLength) {
+            return true;
+        }
+        // a code point takes one or two UTF-16 units
+        return (units + 1) / 2 <= maxLength && text.codePointCount(0, units) <= maxLength;
     }
 
     private static int negate(int outcome) {

@@ -40,9 +40,22 @@ public record Decision(Effect effect, Effect wouldBe, String rule, String reason
         return new Decision(Effect.DENY, Effect.DENY, ERROR_RULE, reason, 0);
     }
 
-    /** The fail-open counterpart of {@link #error}: allowed, but logged as what it is. */
+    /**
+     * The fail-open counterpart of {@link #error}: allowed, and logged as the error it is (rule
+     * {@code (error)}, at WARN), not as a monitor-mode allow: no policy said it would deny.
+     */
     public static Decision errorAllowed(String reason) {
-        return new Decision(Effect.ALLOW, Effect.DENY, ERROR_RULE, reason, 0);
+        return new Decision(Effect.ALLOW, Effect.ALLOW, ERROR_RULE, reason, 0);
+    }
+
+    /** Whether no policy made this decision: the agent could not decide ({@link #error}, {@link #errorAllowed}). */
+    public boolean isError() {
+        return ERROR_RULE.equals(rule);
+    }
+
+    /** Whether the decision line is a warning: a denial, or a call let through unchecked by {@code on_error=allow}. */
+    public boolean isWarning() {
+        return effect == Effect.DENY || isError();
     }
 
     public boolean isDenied() {

@@ -19,10 +19,6 @@ public final class JsonValues {
     private JsonValues() {
     }
 
-    public static boolean isNumber(Object value) {
-        return value instanceof Number;
-    }
-
     /** Negative, zero or positive as {@code a} is less than, equal to or greater than {@code b}; {@link #UNORDERED} for NaN. */
     public static int compareNumbers(Number a, Number b) {
         if (isSmallIntegral(a) && isSmallIntegral(b)) {

@@ -195,9 +195,13 @@ class ArgumentConditionTest {
     }
 
     @Test
-    void maxLengthCountsUtf16CharsLikeTheValueCap() {
-        assertThat(test(Op.MAX_LENGTH, 1, "\uD83D\uDE00")).isEqualTo(FALSE);
-        assertThat(test(Op.MAX_LENGTH, 2, "\uD83D\uDE00")).isEqualTo(TRUE);
+    void maxLengthCountsCodePointsAsJsonSchemasMaxLengthDoes() {
+        assertThat(test(Op.MAX_LENGTH, 1, "\uD83D\uDE00")).as("one emoji, two UTF-16 units").isEqualTo(TRUE);
+        assertThat(test(Op.MAX_LENGTH, 1, "\uD83D\uDE00\uD834\uDD1E")).isEqualTo(FALSE);
+        assertThat(test(Op.MAX_LENGTH, 2, "a\uD83D\uDE00")).isEqualTo(TRUE);
+        assertThat(test(Op.MAX_LENGTH, 1, "\uD800")).as("a lone surrogate is one").isEqualTo(TRUE);
+        assertThat(test(Op.MAX_LENGTH, 3, "\uD83D\uDE00".repeat(3) + "a")).isEqualTo(FALSE);
+        assertThat(test(Op.MAX_LENGTH, 4, "\uD83D\uDE00".repeat(3) + "a")).isEqualTo(TRUE);
     }
 
     @Test

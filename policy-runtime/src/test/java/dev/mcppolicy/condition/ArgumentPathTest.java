@@ -72,6 +72,15 @@ class ArgumentPathTest {
     }
 
     @Test
+    void dropsTheArgsPrefixOnceSoArgsArgsReachesAnArgumentNamedArgs() {
+        Map<String, Object> arguments = Map.of("args", List.of("-la"), "command", "ls");
+
+        assertThat(ArgumentPath.parse("args.args.0").resolve(arguments)).isEqualTo("-la");
+        assertThat(ArgumentPath.parse("args.0").resolve(arguments)).as("args. is the prefix, not the argument").isSameAs(ArgumentPath.ABSENT);
+        assertThat(ArgumentPath.parse("args.command").resolve(arguments)).isEqualTo("ls");
+    }
+
+    @Test
     void showsThePathAsWritten() {
         assertThat(ArgumentPath.parse("args.a.0")).hasToString("args.a.0");
         assertThat(ArgumentPath.ABSENT).hasToString("(absent)");

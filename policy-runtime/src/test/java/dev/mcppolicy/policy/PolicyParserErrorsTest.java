@@ -601,7 +601,6 @@ class PolicyParserErrorsTest {
         "\".a\"      | the string \".a\"",
         "\"a.\"      | the string \"a.\"",
         "\"a..b\"    | the string \"a..b\"",
-        "\"args\"    | the string \"args\"",
         "\"args.\"   | the string \"args.\"",
         "5           | the number 5",
         "[\"a\"]     | an array",
@@ -611,8 +610,15 @@ class PolicyParserErrorsTest {
                 .isEqualTo("/tools/t/require/0/path (line 1, column 55): " + PATH + got);
     }
 
+    @Test
+    void pointsAtArgsArgsForAnArgumentNamedArgs() {
+        assertThat(only("{\"version\": \"1\", \"tools\": {\"t\": {\"require\": [{\"path\": \"args\", \"op\": \"exists\"}]}}}"))
+                .isEqualTo("/tools/t/require/0/path (line 1, column 55): \"args\" alone names all the arguments;"
+                        + " for the argument named args write \"args.args\"");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"a", "a.b.0.c", "args.command", "0", "a-b.c_d", "a b"})
+    @ValueSource(strings = {"a", "a.b.0.c", "args.command", "args.args.0", "0", "a-b.c_d", "a b"})
     void acceptsAValidPath(String path) throws Exception {
         Policy policy = parse("{\"version\": \"1\", \"tools\": {\"t\": {\"require\": [{\"path\": \"" + path + "\", \"op\": \"exists\"}]}}}");
 

@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.bench;
 
 import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.PolicyReader;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.McpHooks;
@@ -48,7 +49,7 @@ public class HookPathBenchmark {
     public void setUp() throws Exception {
         Path policy = Files.createTempFile("bench-policy", ".json");
         Files.writeString(policy, "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}");
-        PolicyHolder holder = PolicyHolder.load(policy, policy.toString(), false, Clock.systemUTC());
+        PolicyHolder holder = PolicyHolder.of(PolicyReader.read(policy, policy.toString(), false, Clock.systemUTC()));
         hooks = new McpHooks(holder, new DecisionLog(LogTarget.OFF, null, false));
         exchange = new FakeMcpAsyncServerExchange();
         params = Map.of("name", "echo", "arguments", Map.of("text", "hello"));

@@ -11,9 +11,11 @@ package dev.mcppolicy.agent.bridge;
  *
  * <p>The value a hooked method was about to return comes first. Each method returns the value the
  * hooked method must return instead ({@code null} from
- * {@link #serverCall} means "run the tool"). No method throws: a failure inside the hooks is reported
- * by the hooks themselves and answered according to {@code on_error}; {@link #emitSerialized} throws
- * only what the SDK's own emission would have thrown.
+ * {@link #serverCall} means "run the tool"). A failure inside the hooks is reported by the hooks
+ * themselves and answered according to {@code on_error}, with two exceptions that throw into the SDK
+ * (which answers its caller with an error): a call the policy denied whose denial could not be built
+ * (it must not run), and, with {@code on_error=deny}, a {@code tools/list} that could not be filtered.
+ * {@link #emitSerialized} throws only what the SDK's own emission would have thrown.
  */
 public final class PolicyBridge {
     private static volatile Hooks hooks;

@@ -59,6 +59,11 @@ public final class HookTransformer implements ClassFileTransformer {
             } else if (matched[i] < hook.expected()) {
                 Diagnostics.warn("NOT instrumented: " + type + " " + SdkVersion.of(domain) + ": no method for " + hook.what()
                         + " (expected the SDK " + McpSdkModule.VERSIONS + " shape); these calls are NOT policed");
+            } else if (matched[i] > hook.most()) {
+                Diagnostics.warn("instrumented MORE than expected: " + type + " " + SdkVersion.of(domain) + ": " + matched[i]
+                        + " places for " + hook.what() + " where the SDK " + McpSdkModule.VERSIONS + " shape has " + hook.most()
+                        + "; a call may be decided and counted twice");
+                applied.add(hook.what());
             } else {
                 applied.add(hook.what());
             }

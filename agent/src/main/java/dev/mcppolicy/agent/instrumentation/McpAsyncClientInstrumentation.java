@@ -28,7 +28,7 @@ public final class McpAsyncClientInstrumentation implements TypeInstrumentation 
     @Override
     public List<Hook> hooks() {
         return List.of(
-                new Hook("callTool", publicMethod("callTool", 1, null, MONO), CALL, 1),
+                new Hook("callTool", publicMethod("callTool", 1, null, MONO), CALL, 1, 1),
                 new Hook("listTools", publicMethod("listTools", -1, STRING, MONO), LIST, 1));
     }
 }

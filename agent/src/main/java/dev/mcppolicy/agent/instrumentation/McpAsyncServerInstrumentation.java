@@ -28,7 +28,7 @@ public final class McpAsyncServerInstrumentation implements TypeInstrumentation 
     @Override
     public List<Hook> hooks() {
         return List.of(
-                new Hook("tools/call", handlerLambda("toolsCallRequestHandler"), CALL, 1),
+                new Hook("tools/call", handlerLambda("toolsCallRequestHandler"), CALL, 1, 1),
                 new Hook("tools/list", handlerLambda("toolsListRequestHandler"), LIST, 1));
     }
 }

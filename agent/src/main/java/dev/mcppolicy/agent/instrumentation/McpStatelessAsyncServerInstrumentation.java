@@ -18,7 +18,7 @@ public final class McpStatelessAsyncServerInstrumentation implements TypeInstrum
     @Override
     public List<Hook> hooks() {
         return List.of(
-                new Hook("tools/call", handlerLambda("toolsCallRequestHandler"), McpAsyncServerInstrumentation.CALL, 1),
+                new Hook("tools/call", handlerLambda("toolsCallRequestHandler"), McpAsyncServerInstrumentation.CALL, 1, 1),
                 new Hook("tools/list", handlerLambda("toolsListRequestHandler"), McpAsyncServerInstrumentation.LIST, 1));
     }
 }

@@ -50,7 +50,7 @@ public final class DecisionLog {
             line = unreadableArguments(call, decision, tookMicros, e);
         }
         try {
-            sinkFor(sdkLoader).accept(decision.isDenied(), line);
+            sinkFor(sdkLoader).accept(decision.isWarning(), line);
         } catch (RuntimeException | LinkageError e) {
             Diagnostics.adviceError("decision log sink", e);
             System.err.println(line);

@@ -2,10 +2,12 @@ package dev.mcppolicy.agent.sdk;
 
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.util.Collections;
@@ -22,10 +24,21 @@ import java.util.function.Supplier;
  * returns a {@code Mono} of an {@code isError} result (or, for a hidden tool, the SDK's own
  * unknown-tool error); the client's {@code callTool} returns a deferred {@code Mono} that, when
  * subscribed, either answers the {@code isError} result without sending or subscribes to the real call.
- * Any throwable in here is an advice error: reported, and answered by {@code on_error}.
+ * A call runs only on an explicit {@code ALLOW}.
+ *
+ * <p>Each call and each {@code tools/list} takes one {@link PolicySnapshot} and asks it everything, so
+ * a reload in between cannot judge one call (its input-schema question and its decision) or one list
+ * (its tools) by two policies.
+ *
+ * <p>Any throwable in here is an advice error: reported with an id, and answered by {@code on_error}.
+ * With {@code on_error=deny} (the default) an unanswerable call is denied and a list that cannot be
+ * filtered shows no tool (an empty list, or failing that a {@code tools/list} error); with
+ * {@code on_error=allow} the call runs and the list is shown unfiltered. A call the policy denied is
+ * never run because delivering its denial failed, whatever {@code on_error} says: then the hook throws
+ * into the SDK, which answers the caller with an error.
  */
 public final class McpHooks implements PolicyBridge.Hooks {
-    private final PolicyHolder policy;
+    private final PolicyHolder holder;
     private final DecisionLog log;
     /**
      * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
@@ -34,8 +47,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
      */
     private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
 
-    public McpHooks(PolicyHolder policy, DecisionLog log) {
-        this.policy = policy;
+    public McpHooks(PolicyHolder holder, DecisionLog log) {
+        this.holder = holder;
         this.log = log;
     }
 
@@ -45,30 +58,35 @@ public final class McpHooks implements PolicyBridge.Hooks {
             return Canary.ANSWER;
         }
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
+        PolicySnapshot policy = holder.current();
         String tool = "?";
+        Decision decision = null;
         try {
             tool = SdkAccess.toolName(params);
             Map<String, ?> arguments = SdkAccess.arguments(params);
             Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, tool) ? SdkAccess.inputSchema(server, tool) : null;
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
                     SdkAccess.sessionId(exchangeOrContext), SdkAccess.clientId(exchangeOrContext), inputSchema);
-            Decision decision = decide(call, sdk);
-            if (!decision.isDenied()) {
+            decision = decide(policy, call, sdk);
+            if (decision.effect() == Effect.ALLOW) {
                 return null;
             }
             return decision.isHidden() ? SdkAccess.unknownToolError(sdk, tool) : SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
-            return onError("server tools/call", t, sdk, tool);
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable("server tools/call", tool, t);
+            }
+            return onError(policy, "server tools/call", t, sdk, tool);
         }
     }
 
     @Override
     public Object serverList(Object result, Object exchangeOrContext) {
         try {
-            return result == null ? null : SdkAccess.monoMap(result, list -> filter(list, Side.SERVER, null));
+            PolicySnapshot policy = holder.current();
+            return result == null ? null : SdkAccess.monoMap(result, list -> filter(policy, list, Side.SERVER, null));
         } catch (Throwable t) {
-            Diagnostics.adviceError("server tools/list", t);
-            return result;
+            return unfilterable("server tools/list", result, t);
         }
     }
 
@@ -79,22 +97,27 @@ public final class McpHooks implements PolicyBridge.Hooks {
             Supplier<Object> decideOnSubscribe = () -> decideClientCall(client, request, result, sdk);
             return SdkAccess.monoDefer(sdk, decideOnSubscribe);
         } catch (Throwable t) {
-            Object answer = onError("client callTool", t, sdk, "?");
+            Object answer = onError(holder.current(), "client callTool", t, sdk, "?");
             return answer == null ? result : answer;
         }
     }
 
     private Object decideClientCall(Object client, Object request, Object result, ClassLoader sdk) {
+        PolicySnapshot policy = holder.current();
         String tool = "?";
+        Decision decision = null;
         try {
             tool = SdkAccess.toolName(request);
             String server = SdkAccess.serverName(client);
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, SdkAccess.arguments(request),
-                    clientSession(client), SdkAccess.clientName(client), listedInputSchema(client, server, tool));
-            Decision decision = decide(call, sdk);
-            return decision.isDenied() ? SdkAccess.deniedResult(sdk, decision.callerMessage(tool)) : result;
+                    clientSession(client), SdkAccess.clientName(client), listedInputSchema(policy, client, server, tool));
+            decision = decide(policy, call, sdk);
+            return decision.effect() == Effect.ALLOW ? result : SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
-            Object answer = onError("client callTool", t, sdk, tool);
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable("client callTool", tool, t);
+            }
+            Object answer = onError(policy, "client callTool", t, sdk, tool);
             return answer == null ? result : answer;
         }
     }
@@ -102,13 +125,13 @@ public final class McpHooks implements PolicyBridge.Hooks {
     @Override
     public Object clientList(Object result, Object client) {
         try {
+            PolicySnapshot policy = holder.current();
             return result == null ? null : SdkAccess.monoMap(result, list -> {
                 remember(client, list);
-                return filter(list, Side.CLIENT, SdkAccess.serverName(client));
+                return filter(policy, list, Side.CLIENT, SdkAccess.serverName(client));
             });
         } catch (Throwable t) {
-            Diagnostics.adviceError("client listTools", t);
-            return result;
+            return unfilterable("client listTools", result, t);
         }
     }
 
@@ -137,7 +160,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * otherwise, and for a tool the client called without listing it first (the rule then denies: its
      * arguments cannot be checked).
      */
-    private Map<String, ?> listedInputSchema(Object client, String server, String tool) {
+    private Map<String, ?> listedInputSchema(PolicySnapshot policy, Object client, String server, String tool) {
         if (!policy.needsInputSchema(Side.CLIENT, server, tool)) {
             return null;
         }
@@ -159,34 +182,68 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
-    private Decision decide(ToolCall call, ClassLoader sdk) {
+    private Decision decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk) {
         long start = System.nanoTime();
         Decision decision = policy.decide(call);
         log.record(call, decision, (System.nanoTime() - start) / 1_000, sdk);
         return decision;
     }
 
-    private Object filter(Object listToolsResult, Side side, String server) {
+    /**
+     * Runs inside the SDK's {@code Mono.map}: with {@code on_error=deny} a list that cannot be filtered
+     * becomes empty, or, if even that fails, the thrown error fails the {@code tools/list} itself.
+     */
+    private Object filter(PolicySnapshot policy, Object listToolsResult, Side side, String server) {
         try {
             return SdkAccess.filterTools(listToolsResult, tool -> policy.isListed(side, server, tool));
         } catch (Throwable t) {
             Diagnostics.adviceError(side.word() + " tools/list filter", t);
-            return listToolsResult;
+            if (policy.failOpen()) {
+                return listToolsResult;
+            }
+            try {
+                return SdkAccess.filterTools(listToolsResult, tool -> false);
+            } catch (Throwable again) {
+                throw new IllegalStateException("mcp-policy could not filter tools/list and shows no tool (on_error=deny)", t);
+            }
         }
     }
 
-    /** An agent bug while deciding: reported, then denied (or, with on_error=allow, let through). */
-    private Object onError(String where, Throwable t, ClassLoader sdk, String tool) {
-        Diagnostics.adviceError(where, "tool " + tool, t);
-        if (policy.failOpen()) {
+    /** The list's {@code Mono} could not even be wrapped: with {@code on_error=deny} it becomes an error {@code Mono}. */
+    private Object unfilterable(String where, Object result, Throwable t) {
+        Diagnostics.adviceError(where, t);
+        if (result == null || holder.failOpen()) {
+            return result;
+        }
+        try {
+            return SdkAccess.monoError(result, new IllegalStateException("mcp-policy could not filter " + where
+                    + " and shows no tool (on_error=deny)", t));
+        } catch (Throwable again) {
+            Diagnostics.adviceError(where + " (failing the list)", again);
+            throw new IllegalStateException("mcp-policy could not filter " + where + " and shows no tool (on_error=deny)", t);
+        }
+    }
+
+    /** An agent bug while deciding: reported with an id, then denied (or, with on_error=allow, let through). */
+    private Object onError(PolicySnapshot policy, String where, Throwable t, ClassLoader sdk, String tool) {
+        Decision decision = policy.internalError(where, tool, t);
+        if (decision.effect() == Effect.ALLOW) {
             return null;
         }
         try {
-            return SdkAccess.deniedResult(sdk, Decision.error("internal error: " + t).callerMessage(tool));
+            return SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable again) {
-            Diagnostics.adviceError(where + " (building the denial)", "tool " + tool, again);
-            throw new IllegalStateException("mcp-policy could not decide tool call '" + tool + "' and denies it", t);
+            throw undeliverable(where, tool, again);
         }
+    }
+
+    /**
+     * A denial that could not be built: the call must still not run, so the hook throws into the SDK
+     * (which answers the caller with an error). Never fails open: the policy did decide.
+     */
+    private static IllegalStateException undeliverable(String where, String tool, Throwable t) {
+        Diagnostics.adviceError(where + " (delivering the denial)", "tool " + tool, t);
+        return new IllegalStateException("mcp-policy denied tool call '" + tool + "' and could not deliver the denial", t);
     }
 
     /** One client connection is one session for {@code session} scopes on the client side. */

@@ -208,6 +208,12 @@ public final class SdkAccess {
     }
 
     /** {@code mono.map(function)}. */
+    /** {@code Mono.error(error)}, from the Reactor that {@code mono} comes from. */
+    public static Object monoError(Object mono, Throwable error) throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
+        return monoType.getMethod("error", Throwable.class).invoke(null, error);
+    }
+
     public static Object monoMap(Object mono, Function<Object, Object> function) throws ReflectiveOperationException {
         Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
         return monoType.getMethod("map", Function.class).invoke(mono, function);

@@ -157,7 +157,39 @@ class HookTransformerTest {
                 "no method for listTools", "these calls are NOT policed");
     }
 
+    @Test
+    void aHookThatDecidesCallsAndMatchesTwiceWarns() {
+        HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncServerInstrumentation(),
+                internalName(TwoCallHandlersServer.class))));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            transformer.transform(null, null, internalName(TwoCallHandlersServer.class), null, null, bytes(TwoCallHandlersServer.class));
+        } finally {
+            System.setErr(original);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("[mcp-policy] WARN instrumented MORE than expected: "
+                + TwoCallHandlersServer.class.getName() + " (version unknown): 2 places for tools/call where the SDK ",
+                " shape has 1; a call may be decided and counted twice");
+    }
+
     // --- samples: the shapes of the SDK's dispatch methods, compiled by javac ---
+
+    /** A dispatch method with two handler lambdas: woven twice, a call would be decided twice. */
+    public static final class TwoCallHandlersServer {
+        public boolean second;
+
+        public BiFunction<Object, Object, Mono<Object>> toolsCallRequestHandler() {
+            BiFunction<Object, Object, Mono<Object>> first = (exchange, params) -> Mono.just("first " + params);
+            BiFunction<Object, Object, Mono<Object>> other = (exchange, params) -> Mono.just("second " + params);
+            return second ? other : first;
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> toolsListRequestHandler() {
+            return (exchange, params) -> Mono.just("tools");
+        }
+    }
 
     /** Like {@code McpAsyncServer}: the handler lambdas capture {@code this}, so they are instance methods. */
     public static final class StatefulServer {

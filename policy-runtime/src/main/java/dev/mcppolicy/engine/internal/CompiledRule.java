@@ -101,8 +101,10 @@ final class CompiledRule {
             limitReasons[i] = "rate limit exceeded: counter '" + limits[i].counter() + "' allows " + limits[i].describe();
             context.store().prepare(limits[i]);
         }
+        // In monitor mode a call that needs approval is let through and logged as what it would need.
         this.passed = action == Action.REQUIRE_APPROVAL
-                ? new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer, "approval required", 0)
+                ? new Decision(mode == Mode.MONITOR ? Effect.ALLOW : Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer,
+                        "approval required", 0)
                 : Decisions.allow(pointer);
     }
 

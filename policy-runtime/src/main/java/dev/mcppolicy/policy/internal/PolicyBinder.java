@@ -275,6 +275,9 @@ public final class PolicyBinder {
         Node pathNode = fields.get("path");
         if (pathNode == null) {
             error(at, node, "missing required key 'path'");
+        } else if (pathNode.is(Node.Kind.STRING) && pathNode.text().equals("args")) {
+            // the leading "args." is PolicyLayer's prefix, so the argument literally named args is args.args
+            error(at + "/path", pathNode, "\"args\" alone names all the arguments; for the argument named args write \"args.args\"");
         } else if (!pathNode.is(Node.Kind.STRING) || !validPath(pathNode.text())) {
             error(at + "/path", pathNode, "expected a dot path into the arguments like \"command\" or \"options.0.name\", got "
                     + pathNode.describe());
@@ -304,10 +307,7 @@ public final class PolicyBinder {
     }
 
     private static boolean validPath(String path) {
-        if (path.isEmpty() || path.startsWith(".") || path.endsWith(".") || path.contains("..")) {
-            return false;
-        }
-        return !path.equals("args");
+        return !path.isEmpty() && !path.startsWith(".") && !path.endsWith(".") && !path.contains("..");
     }
 
     private Object conditionValue(Op op, Node valueNode, Node condition, String at) {

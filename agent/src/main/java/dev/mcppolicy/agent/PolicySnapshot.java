@@ -1,0 +1,117 @@
+package dev.mcppolicy.agent;
+
+import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.ToolCall;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The policy in force for one call or one {@code tools/list}: an engine, or "unavailable" with why, and
+ * what {@code on_error} says to do then. Immutable; a hook takes one from {@link PolicyHolder#current()}
+ * and asks it everything it needs ({@link #needsInputSchema}, then {@link #decide}; {@link #isListed}
+ * for every tool of one list), so one call or one list is never judged by two policies, whatever a
+ * reload swaps in meanwhile. Never throws.
+ */
+public final class PolicySnapshot {
+    static final String APPROVAL_UNAVAILABLE = "approval required but no approval channel is configured";
+
+    private final PolicyEngine engine;
+    private final String unavailableReason;
+    private final String details;
+    private final Path path;
+    private final boolean failOpen;
+
+    private PolicySnapshot(PolicyEngine engine, String unavailableReason, String details, Path path, boolean failOpen) {
+        this.engine = engine;
+        this.unavailableReason = unavailableReason;
+        this.details = details;
+        this.path = path;
+        this.failOpen = failOpen;
+    }
+
+    static PolicySnapshot of(PolicyEngine engine, Path path, boolean failOpen) {
+        return new PolicySnapshot(engine, null, null, path, failOpen);
+    }
+
+    /**
+     * @param reason one line, for the caller and the decision log
+     * @param details the full account (every parse error) for the startup output, or {@code null}
+     */
+    static PolicySnapshot unavailable(String reason, String details, Path path, boolean failOpen) {
+        return new PolicySnapshot(null, reason, details, path, failOpen);
+    }
+
+    /** Decides one call. A {@code require_approval} outcome is denied until approvals exist (SPEC §6). */
+    public Decision decide(ToolCall call) {
+        if (engine == null) {
+            String text = "policy unavailable: " + unavailableReason;
+            return failOpen ? Decision.errorAllowed(text) : Decision.error(text);
+        }
+        try {
+            Decision decision = engine.decide(call);
+            if (decision.effect() == Effect.REQUIRE_APPROVAL) {
+                return new Decision(Effect.DENY, Effect.DENY, decision.rule(), APPROVAL_UNAVAILABLE, 0);
+            }
+            return decision;
+        } catch (RuntimeException | LinkageError e) {
+            return internalError("policy engine deciding", call.tool(), e);
+        }
+    }
+
+    /**
+     * An agent bug while deciding: the detail, with an id, goes to the agent's diagnostics; the caller
+     * reads only the id ({@code internal error (id 3f9a0c1e); the app's log has the details}), never
+     * exception text. Denied, or with {@code on_error=allow} allowed and logged as the error it is.
+     */
+    public Decision internalError(String where, String tool, Throwable t) {
+        String id = String.format("%08x", ThreadLocalRandom.current().nextInt());
+        Diagnostics.adviceError(where, "tool " + tool + ", error id " + id, t);
+        String reason = "internal error (id " + id + "); the app's log has the details";
+        return failOpen ? Decision.errorAllowed(reason) : Decision.error(reason);
+    }
+
+    /** Whether a tool appears in {@code tools/list}; with no policy, only when failing open. */
+    public boolean isListed(Side side, String server, String tool) {
+        if (engine == null) {
+            return failOpen;
+        }
+        try {
+            return engine.isListed(side, server, tool);
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("policy engine listing", "tool " + tool, e);
+            return failOpen;
+        }
+    }
+
+    /** Whether deciding this tool needs its advertised input schema. */
+    public boolean needsInputSchema(Side side, String server, String tool) {
+        try {
+            return engine != null && engine.needsInputSchema(side, server, tool);
+        } catch (RuntimeException | LinkageError e) {
+            // decide() meets the same fault and answers it by on_error
+            Diagnostics.adviceError("policy engine checking", "tool " + tool, e);
+            return false;
+        }
+    }
+
+    /** The engine, or {@code null} when the policy is unavailable. */
+    public PolicyEngine engine() {
+        return engine;
+    }
+
+    /** The full account of why the policy is unavailable (every parse error), for the startup output. */
+    public String unavailableDetails() {
+        return details != null ? details : unavailableReason;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public boolean failOpen() {
+        return failOpen;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.mcppolicy.agent.sdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.PolicySnapshots;
+import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
+import dev.mcppolicy.agent.log.DecisionLog;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * The hooks with SDK-shaped stand-ins (what {@link SdkAccess} reads by name): one policy snapshot per
+ * call and per list, lists that fail closed, and a denial that is never turned into a run.
+ */
+class McpHooksTest {
+    private static final String VALIDATES_INPUT = "{\"version\": \"1\", \"tools\": {\"t\": {\"arguments\": \"input_schema\"}}}";
+    private static final String DENIES_ALL = "{\"version\": \"1\", \"default\": \"deny\"}";
+    private static final String HIDES = "{\"version\": \"1\", \"default\": \"allow\", \"hide\": [\"secret\"]}";
+
+    /** A tool definition as a server's registry holds it: {@code name()} and {@code inputSchema()}. */
+    public record Definition(String name, Map<String, Object> inputSchema) {
+    }
+
+    /** A tool as a list holds it. */
+    public record Tool(String name) {
+    }
+
+    /** A {@code ListToolsResult}: a record with a {@code tools} component. */
+    public record Tools(List<Tool> tools, String nextCursor) {
+    }
+
+    /** A {@code ListToolsResult} whose components cannot be read. */
+    public record Broken(List<Tool> tools) {
+        @Override
+        public List<Tool> tools() {
+            throw new IllegalStateException("cannot read the tools");
+        }
+    }
+
+    /**
+     * A registered tool whose {@code tool()} the agent reads between asking the policy whether it needs
+     * the input schema and deciding: the test hook that swaps the policy right there.
+     */
+    public static final class Specification {
+        private final Runnable onRead;
+
+        Specification(Runnable onRead) {
+            this.onRead = onRead;
+        }
+
+        public Definition tool() {
+            onRead.run();
+            return new Definition("t", Map.of("type", "object"));
+        }
+    }
+
+    /** A server: its {@code tools} field holds the specifications. */
+    static final class Server {
+        @SuppressWarnings("unused") // read by SdkAccess through reflection
+        private final List<Specification> tools;
+
+        Server(Specification specification) {
+            this.tools = List.of(specification);
+        }
+    }
+
+    private static McpHooks hooks(PolicyHolder holder) {
+        return new McpHooks(holder, new DecisionLog(LogTarget.OFF, null, false));
+    }
+
+    @Test
+    void aCallIsDecidedByThePolicyItStartedWithWhateverIsSwappedInMeanwhile() {
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(VALIDATES_INPUT, false));
+        Server server = new Server(new Specification(() -> PolicySnapshots.replace(holder, PolicySnapshots.of(DENIES_ALL, false))));
+        McpHooks hooks = hooks(holder);
+
+        assertThat(hooks.serverCall(server, null, Map.of("name", "t", "arguments", Map.of())))
+                .as("allowed by the input_schema rule of the policy the call started with: run the tool").isNull();
+        assertThat(holder.current().engine().policy().defaultAction().word()).isEqualTo("deny");
+    }
+
+    @Test
+    void aDenialThatCannotBeDeliveredNeverRunsTheCallEvenWhenFailingOpen() {
+        // no MCP SDK here: building the denial's CallToolResult fails
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(DENIES_ALL, true));
+
+        assertThatThrownBy(() -> hooks(holder).serverCall(null, null, Map.of("name", "t", "arguments", Map.of())))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("mcp-policy denied tool call 't' and could not deliver the denial");
+    }
+
+    @Test
+    void aListIsFilteredByOneSnapshot() {
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(HIDES, false));
+        Object listed = ((Mono<?>) hooks(holder).serverList(Mono.just(new Tools(List.of(new Tool("a"), new Tool("secret")), null)), null))
+                .block();
+
+        assertThat(listed).isEqualTo(new Tools(List.of(new Tool("a")), null));
+    }
+
+    @Test
+    void aListThatCannotBeFilteredShowsNoToolWithOnErrorDeny() {
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(HIDES, false));
+        Mono<?> listed = (Mono<?>) hooks(holder).serverList(Mono.just(new Broken(List.of(new Tool("secret")))), null);
+
+        assertThatThrownBy(listed::block).isInstanceOf(IllegalStateException.class)
+                .hasMessage("mcp-policy could not filter tools/list and shows no tool (on_error=deny)");
+    }
+
+    @Test
+    void aListThatCannotBeFilteredIsShownWithOnErrorAllow() {
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(HIDES, true));
+        Broken broken = new Broken(List.of(new Tool("secret")));
+
+        assertThat(((Mono<?>) hooks(holder).serverList(Mono.just(broken), null)).block()).isSameAs(broken);
+    }
+
+    @Test
+    void aListMonoThatCannotBeWrappedFailsTheListWithOnErrorDeny() {
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(HIDES, false));
+
+        // no Reactor behind a String: neither Mono.map nor Mono.error can be reached, so the hook throws into the SDK
+        assertThatThrownBy(() -> hooks(holder).serverList("not a Mono", null)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("mcp-policy could not filter server tools/list and shows no tool (on_error=deny)");
+        assertThat(hooks(PolicyHolder.of(PolicySnapshots.of(HIDES, true))).serverList("not a Mono", null)).isEqualTo("not a Mono");
+    }
+}
