@@ -73,6 +73,16 @@ public final class PolicySnapshot {
         return failOpen ? Decision.errorAllowed(reason) : Decision.error(reason);
     }
 
+    /** Client side: the {@code servers} section key to judge a server's calls under ({@link PolicyEngine#serverSection}). */
+    public String serverSection(String name, String address) {
+        try {
+            return engine == null ? name : engine.serverSection(name, address);
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("policy engine finding the server section", "server " + name, e);
+            return name;
+        }
+    }
+
     /** Whether a tool appears in {@code tools/list}; with no policy, only when failing open. */
     public boolean isListed(Side side, String server, String tool) {
         if (engine == null) {

@@ -51,6 +51,18 @@ public interface PolicyEngine {
      */
     boolean needsInputSchema(Side side, String server, String tool);
 
+    /**
+     * Client side: the {@code servers} section a call to an upstream server is judged under. A section
+     * keyed by how the client reached the server ({@code address}: {@code stdio:<command> <args>} or
+     * {@code url:<endpoint>}, which the server cannot choose) wins over one keyed by the server's
+     * self-declared {@code serverInfo.name}, so a server claiming another's name does not get its rules
+     * when those are keyed by address.
+     *
+     * @return {@code address} when a section has that key, else {@code name}; the value to pass as
+     *     {@link ToolCall#server()} and to {@link #isListed}
+     */
+    String serverSection(String name, String address);
+
     Policy policy();
 
     /** The rate-limit store this engine counts in. */

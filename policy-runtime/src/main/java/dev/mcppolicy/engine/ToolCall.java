@@ -7,7 +7,9 @@ import java.util.Objects;
  * One tool call as the engine sees it.
  *
  * @param side server or client
- * @param server the upstream server's {@code serverInfo.name} (client side), or {@code null}
+ * @param server client side: the {@code servers} section key the call is judged under (see
+ *     {@link PolicyEngine#serverSection}): the upstream server's address when a section is keyed by it,
+ *     else its {@code serverInfo.name}; {@code null} on the server side
  * @param tool the tool name
  * @param arguments the call's arguments, JSON-like ({@code Map}, {@code List}, {@code String},
  *     {@code Number}, {@code Boolean}, {@code null}); never {@code null} (use an empty map)

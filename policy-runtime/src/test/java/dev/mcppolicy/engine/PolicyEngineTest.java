@@ -225,6 +225,28 @@ class PolicyEngineTest {
     }
 
     @Test
+    void aServerSectionKeyedByAddressWinsOverTheSelfDeclaredName() {
+        PolicyEngine engine = engine("""
+                version: "1"
+                default: deny
+                servers:
+                  github: {default: allow}
+                  "url:https://mcp.github.example/mcp": {default: deny, tools: {get_issue: {}}}
+                  "stdio:npx -y @acme/server-files": {default: deny, tools: {read_file: {}}}
+                """);
+        String byAddress = engine.serverSection("github", "url:https://mcp.github.example/mcp");
+        assertThat(byAddress).isEqualTo("url:https://mcp.github.example/mcp");
+        assertThat(engine.decide(clientCall(byAddress, "get_issue")).rule()).isEqualTo("/servers/url:https:~1~1mcp.github.example~1mcp/tools/get_issue");
+        assertThat(engine.decide(clientCall(byAddress, "delete_repo")).effect()).isEqualTo(Effect.DENY);
+        assertThat(engine.serverSection("github", "url:https://evil.example/mcp"))
+                .as("another address claiming the name gets the name's section").isEqualTo("github");
+        assertThat(engine.serverSection("files", "stdio:npx -y @acme/server-files")).isEqualTo("stdio:npx -y @acme/server-files");
+        assertThat(engine.isListed(Side.CLIENT, "stdio:npx -y @acme/server-files", "read_file")).isTrue();
+        assertThat(engine.isListed(Side.CLIENT, "stdio:npx -y @acme/server-files", "write_file")).isFalse();
+        assertThat(engine.serverSection("unknown", null)).isEqualTo("unknown");
+    }
+
+    @Test
     void monitorModeAllowsAndReportsWhatWouldHaveBeenDenied() {
         PolicyEngine engine = engine("""
                 version: "1"

@@ -108,7 +108,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
         Decision decision = null;
         try {
             tool = SdkAccess.toolName(request);
-            String server = SdkAccess.serverName(client);
+            String server = policy.serverSection(SdkAccess.serverName(client), SdkAccess.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, SdkAccess.arguments(request),
                     clientSession(client), SdkAccess.clientName(client), listedInputSchema(policy, client, server, tool));
             decision = decide(policy, call, sdk);
@@ -128,7 +128,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
             PolicySnapshot policy = holder.current();
             return result == null ? null : SdkAccess.monoMap(result, list -> {
                 remember(client, list);
-                return filter(policy, list, Side.CLIENT, SdkAccess.serverName(client));
+                return filter(policy, list, Side.CLIENT, policy.serverSection(SdkAccess.serverName(client),
+                        SdkAccess.serverAddress(client)));
             });
         } catch (Throwable t) {
             return unfilterable("client listTools", result, t);

@@ -8,6 +8,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.lang.reflect.RecordComponent;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -162,6 +163,47 @@ public final class SdkAccess {
     public static String serverName(Object client) {
         Object info = call(client, "getServerInfo");
         return info == null ? null : asString(call(info, "name"));
+    }
+
+    /**
+     * How a client reached its server, which the server cannot choose: {@code stdio:<command> <args>}
+     * (the {@code StdioClientTransport}'s {@code ServerParameters}) or {@code url:<endpoint>} (the
+     * HTTP client transports' base URI resolved against their endpoint), the same in SDK 0.10 – 2.1;
+     * {@code null} for a transport it does not know (WebFlux, a custom one).
+     */
+    public static String serverAddress(Object client) {
+        Object transport = field(client, "transport");
+        if (transport == null) {
+            return null;
+        }
+        Object parameters = field(transport, "params");
+        if (parameters != null) {
+            Object command = field(parameters, "command");
+            Object args = field(parameters, "args");
+            if (!(command instanceof String)) {
+                return null;
+            }
+            StringBuilder address = new StringBuilder("stdio:").append(command);
+            if (args instanceof List<?> list) {
+                for (Object arg : list) {
+                    address.append(' ').append(arg);
+                }
+            }
+            return address.toString();
+        }
+        Object base = field(transport, "baseUri");
+        if (base instanceof URI uri) {
+            Object endpoint = field(transport, "endpoint");
+            if (endpoint == null) {
+                endpoint = field(transport, "sseEndpoint");
+            }
+            try {
+                return "url:" + (endpoint instanceof String path ? uri.resolve(path) : uri);
+            } catch (IllegalArgumentException e) {
+                return "url:" + uri;
+            }
+        }
+        return null;
     }
 
     public static String clientName(Object client) {

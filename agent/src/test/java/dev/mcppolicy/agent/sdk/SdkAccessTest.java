@@ -2,6 +2,7 @@ package dev.mcppolicy.agent.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +53,64 @@ class SdkAccessTest {
         Object notAContext = "not a context";
         assertThat(SdkAccess.withPrincipal(notAContext, BEARER)).isSameAs(notAContext);
         assertThat(SdkAccess.withPrincipal(null, BEARER)).isNull();
+    }
+
+    /** The SDK's shapes, by field name as in 0.10 – 2.1: a client's {@code transport}, its {@code params} or {@code baseUri}. */
+    static final class Client {
+        final Object transport;
+
+        Client(Object transport) {
+            this.transport = transport;
+        }
+    }
+
+    static final class ServerParameters {
+        final String command;
+        final List<String> args;
+
+        ServerParameters(String command, List<String> args) {
+            this.command = command;
+            this.args = args;
+        }
+    }
+
+    static final class Stdio {
+        final ServerParameters params;
+
+        Stdio(ServerParameters params) {
+            this.params = params;
+        }
+    }
+
+    static final class Streamable {
+        final java.net.URI baseUri;
+        final String endpoint;
+
+        Streamable(String baseUri, String endpoint) {
+            this.baseUri = java.net.URI.create(baseUri);
+            this.endpoint = endpoint;
+        }
+    }
+
+    static final class Sse {
+        final java.net.URI baseUri;
+        final String sseEndpoint;
+
+        Sse(String baseUri, String sseEndpoint) {
+            this.baseUri = java.net.URI.create(baseUri);
+            this.sseEndpoint = sseEndpoint;
+        }
+    }
+
+    @Test
+    void aServersAddressIsHowTheClientReachedIt() {
+        assertThat(SdkAccess.serverAddress(new Client(new Stdio(new ServerParameters("npx", List.of("-y", "@acme/server"))))))
+                .isEqualTo("stdio:npx -y @acme/server");
+        assertThat(SdkAccess.serverAddress(new Client(new Stdio(new ServerParameters("server", List.of()))))).isEqualTo("stdio:server");
+        assertThat(SdkAccess.serverAddress(new Client(new Streamable("http://localhost:8080", "/mcp")))).isEqualTo("url:http://localhost:8080/mcp");
+        assertThat(SdkAccess.serverAddress(new Client(new Sse("https://h.example/base/", "sse")))).isEqualTo("url:https://h.example/base/sse");
+        assertThat(SdkAccess.serverAddress(new Client("a transport it does not know"))).isNull();
+        assertThat(SdkAccess.serverAddress(new Client(null))).isNull();
     }
 
     private static McpTransportContext context(Map<String, Object> values) {

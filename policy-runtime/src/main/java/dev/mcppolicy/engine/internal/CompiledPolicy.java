@@ -86,6 +86,11 @@ public final class CompiledPolicy implements PolicyEngine {
         return rule != null && rule.validatesInputSchema();
     }
 
+    @Override
+    public String serverSection(String name, String address) {
+        return address != null && servers.containsKey(address) ? address : name;
+    }
+
     /** SPEC §4 step 1: hidden by the policy's {@code hide}, or by the server section's. */
     private boolean hides(RuleSet section, String tool) {
         return top.hides(tool) || section != null && section.hides(tool);
