@@ -62,16 +62,16 @@ public final class McpHooks implements PolicyBridge.Hooks {
         String tool = "?";
         Decision decision = null;
         try {
-            tool = SdkAccess.toolName(params);
-            Map<String, ?> arguments = SdkAccess.arguments(params);
-            Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, tool) ? SdkAccess.inputSchema(server, tool) : null;
+            tool = ToolLists.toolName(params);
+            Map<String, ?> arguments = ToolLists.arguments(params);
+            Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, tool) ? ToolLists.inputSchema(server, tool) : null;
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
-                    SdkAccess.sessionId(exchangeOrContext), SdkAccess.clientId(exchangeOrContext), inputSchema);
+                    Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
             decision = decide(policy, call, sdk);
             if (decision.effect() == Effect.ALLOW) {
                 return null;
             }
-            return decision.isHidden() ? SdkAccess.unknownToolError(sdk, tool) : SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
+            return decision.isHidden() ? Results.unknownToolError(sdk, tool) : Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
                 throw undeliverable("server tools/call", tool, t);
@@ -84,7 +84,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
     public Object serverList(Object result, Object exchangeOrContext) {
         try {
             PolicySnapshot policy = holder.current();
-            return result == null ? null : SdkAccess.monoMap(result, list -> filter(policy, list, Side.SERVER, null));
+            return result == null ? null : Results.monoMap(result, list -> filter(policy, list, Side.SERVER, null));
         } catch (Throwable t) {
             return unfilterable("server tools/list", result, t);
         }
@@ -95,7 +95,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
         ClassLoader sdk = loaderOf(client, request);
         try {
             Supplier<Object> decideOnSubscribe = () -> decideClientCall(client, request, result, sdk);
-            return SdkAccess.monoDefer(sdk, decideOnSubscribe);
+            return Results.monoDefer(sdk, decideOnSubscribe);
         } catch (Throwable t) {
             Object answer = onError(holder.current(), "client callTool", t, sdk, "?");
             return answer == null ? result : answer;
@@ -107,12 +107,12 @@ public final class McpHooks implements PolicyBridge.Hooks {
         String tool = "?";
         Decision decision = null;
         try {
-            tool = SdkAccess.toolName(request);
-            String server = policy.serverSection(SdkAccess.serverName(client), SdkAccess.serverAddress(client));
-            ToolCall call = new ToolCall(Side.CLIENT, server, tool, SdkAccess.arguments(request),
-                    clientSession(client), SdkAccess.clientName(client), listedInputSchema(policy, client, server, tool));
+            tool = ToolLists.toolName(request);
+            String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
+            ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
+                    clientSession(client), Identity.clientName(client), listedInputSchema(policy, client, server, tool));
             decision = decide(policy, call, sdk);
-            return decision.effect() == Effect.ALLOW ? result : SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
+            return decision.effect() == Effect.ALLOW ? result : Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
                 throw undeliverable("client callTool", tool, t);
@@ -126,10 +126,10 @@ public final class McpHooks implements PolicyBridge.Hooks {
     public Object clientList(Object result, Object client) {
         try {
             PolicySnapshot policy = holder.current();
-            return result == null ? null : SdkAccess.monoMap(result, list -> {
+            return result == null ? null : Results.monoMap(result, list -> {
                 remember(client, list);
-                return filter(policy, list, Side.CLIENT, policy.serverSection(SdkAccess.serverName(client),
-                        SdkAccess.serverAddress(client)));
+                return filter(policy, list, Side.CLIENT, policy.serverSection(Identity.serverName(client),
+                        Identity.serverAddress(client)));
             });
         } catch (Throwable t) {
             return unfilterable("client listTools", result, t);
@@ -139,11 +139,11 @@ public final class McpHooks implements PolicyBridge.Hooks {
     @Override
     public Object transportContext(Object context, Object request) {
         try {
-            String credential = SdkAccess.header(request, "Authorization");
+            String credential = Identity.header(request, "Authorization");
             if (credential == null || credential.isBlank()) {
                 return context;
             }
-            return SdkAccess.withPrincipal(context, SdkAccess.principalOf(credential));
+            return Identity.withPrincipal(context, Identity.principalOf(credential));
         } catch (Throwable t) {
             // the call is still decided; its caller is then known by clientInfo.name only
             Diagnostics.adviceError("HTTP transport context (caller identity)", t);
@@ -167,13 +167,13 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
         Map<String, Object> tools = listedTools.get(client);
         Object listed = tools == null ? null : tools.get(tool);
-        return listed == null ? null : SdkAccess.inputSchemaOf(listed);
+        return listed == null ? null : ToolLists.inputSchemaOf(listed);
     }
 
     private void remember(Object client, Object listToolsResult) {
         try {
             Map<String, Object> tools = listedTools.computeIfAbsent(client, key -> new ConcurrentHashMap<>());
-            SdkAccess.forEachTool(listToolsResult, (name, tool) -> {
+            ToolLists.forEachTool(listToolsResult, (name, tool) -> {
                 if (name != null) {
                     tools.put(name, tool);
                 }
@@ -196,14 +196,14 @@ public final class McpHooks implements PolicyBridge.Hooks {
      */
     private Object filter(PolicySnapshot policy, Object listToolsResult, Side side, String server) {
         try {
-            return SdkAccess.filterTools(listToolsResult, tool -> policy.isListed(side, server, tool));
+            return ToolLists.filterTools(listToolsResult, tool -> policy.isListed(side, server, tool));
         } catch (Throwable t) {
             Diagnostics.adviceError(side.word() + " tools/list filter", t);
             if (policy.failOpen()) {
                 return listToolsResult;
             }
             try {
-                return SdkAccess.filterTools(listToolsResult, tool -> false);
+                return ToolLists.filterTools(listToolsResult, tool -> false);
             } catch (Throwable again) {
                 throw new IllegalStateException("mcp-policy could not filter tools/list and shows no tool (on_error=deny)", t);
             }
@@ -217,7 +217,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             return result;
         }
         try {
-            return SdkAccess.monoError(result, new IllegalStateException("mcp-policy could not filter " + where
+            return Results.monoError(result, new IllegalStateException("mcp-policy could not filter " + where
                     + " and shows no tool (on_error=deny)", t));
         } catch (Throwable again) {
             Diagnostics.adviceError(where + " (failing the list)", again);
@@ -232,7 +232,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             return null;
         }
         try {
-            return SdkAccess.deniedResult(sdk, decision.callerMessage(tool));
+            return Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable again) {
             throw undeliverable(where, tool, again);
         }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
 /**
- * The hooks with SDK-shaped stand-ins (what {@link SdkAccess} reads by name): one policy snapshot per
+ * The hooks with SDK-shaped stand-ins (what {@link ToolLists} and {@link Identity} read by name): one policy snapshot per
  * call and per list, lists that fail closed, and a denial that is never turned into a run.
  */
 class McpHooksTest {
@@ -60,7 +60,7 @@ class McpHooksTest {
 
     /** A server: its {@code tools} field holds the specifications. */
     static final class Server {
-        @SuppressWarnings("unused") // read by SdkAccess through reflection
+        @SuppressWarnings("unused") // read by ToolLists through reflection
         private final List<Specification> tools;
 
         Server(Specification specification) {

@@ -7,52 +7,52 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Caller identity from a transport context: which key wins, and that a credential is never kept raw. */
-class SdkAccessTest {
-    private static final String ALICE = SdkAccess.principalOf("alice");
-    private static final String BEARER = SdkAccess.principalOf("Bearer token-1");
+class IdentityTest {
+    private static final String ALICE = Identity.principalOf("alice");
+    private static final String BEARER = Identity.principalOf("Bearer token-1");
 
     @Test
     void principalIsTheHashOfACredentialNeverTheCredential() {
         assertThat(BEARER).matches("principal:[0-9a-f]{16}").doesNotContain("token-1");
-        assertThat(SdkAccess.principalOf("Bearer token-1")).isEqualTo(BEARER);
-        assertThat(SdkAccess.principalOf("Bearer token-2")).isNotEqualTo(BEARER);
+        assertThat(Identity.principalOf("Bearer token-1")).isEqualTo(BEARER);
+        assertThat(Identity.principalOf("Bearer token-2")).isNotEqualTo(BEARER);
     }
 
     @Test
     void readsWhatTheAppsExtractorStored() {
-        assertThat(SdkAccess.clientId(context(Map.of("principal", "alice")))).isEqualTo(ALICE);
-        assertThat(SdkAccess.clientId(context(Map.of("Authorization", "Bearer token-1")))).isEqualTo(BEARER);
-        assertThat(SdkAccess.clientId(context(Map.of("authorization", "Bearer token-1")))).isEqualTo(BEARER);
-        assertThat(SdkAccess.clientId(context(Map.of()))).isNull();
+        assertThat(Identity.clientId(context(Map.of("principal", "alice")))).isEqualTo(ALICE);
+        assertThat(Identity.clientId(context(Map.of("Authorization", "Bearer token-1")))).isEqualTo(BEARER);
+        assertThat(Identity.clientId(context(Map.of("authorization", "Bearer token-1")))).isEqualTo(BEARER);
+        assertThat(Identity.clientId(context(Map.of()))).isNull();
     }
 
     @Test
     void theAgentsHeaderHashComesAfterAnAppPrincipalAndBeforeAnAppStoredHeader() {
-        Object bare = SdkAccess.withPrincipal(context(Map.of()), BEARER);
+        Object bare = Identity.withPrincipal(context(Map.of()), BEARER);
         assertThat(bare).isInstanceOf(McpTransportContext.class);
-        assertThat(SdkAccess.clientId(bare)).isEqualTo(BEARER);
+        assertThat(Identity.clientId(bare)).isEqualTo(BEARER);
 
-        Object withAppPrincipal = SdkAccess.withPrincipal(context(Map.of("principal", "alice")), BEARER);
-        assertThat(SdkAccess.clientId(withAppPrincipal)).isEqualTo(ALICE);
+        Object withAppPrincipal = Identity.withPrincipal(context(Map.of("principal", "alice")), BEARER);
+        assertThat(Identity.clientId(withAppPrincipal)).isEqualTo(ALICE);
 
-        Object withAppHeader = SdkAccess.withPrincipal(context(Map.of("Authorization", "Bearer other")), BEARER);
-        assertThat(SdkAccess.clientId(withAppHeader)).isEqualTo(BEARER);
+        Object withAppHeader = Identity.withPrincipal(context(Map.of("Authorization", "Bearer other")), BEARER);
+        assertThat(Identity.clientId(withAppHeader)).isEqualTo(BEARER);
     }
 
     @Test
     void theProxyAnswersEverythingElseFromTheAppsContext() {
         McpTransportContext original = context(Map.of("tenant", "t-42"));
-        McpTransportContext seen = (McpTransportContext) SdkAccess.withPrincipal(original, BEARER);
+        McpTransportContext seen = (McpTransportContext) Identity.withPrincipal(original, BEARER);
         assertThat(seen.get("tenant")).isEqualTo("t-42");
-        assertThat(seen.get(SdkAccess.AGENT_PRINCIPAL_KEY)).isEqualTo(BEARER);
+        assertThat(seen.get(Identity.AGENT_PRINCIPAL_KEY)).isEqualTo(BEARER);
         assertThat(seen.toString()).isEqualTo(original.toString());
     }
 
     @Test
     void anObjectThatIsNoTransportContextIsLeftAsItIs() {
         Object notAContext = "not a context";
-        assertThat(SdkAccess.withPrincipal(notAContext, BEARER)).isSameAs(notAContext);
-        assertThat(SdkAccess.withPrincipal(null, BEARER)).isNull();
+        assertThat(Identity.withPrincipal(notAContext, BEARER)).isSameAs(notAContext);
+        assertThat(Identity.withPrincipal(null, BEARER)).isNull();
     }
 
     /** The SDK's shapes, by field name as in 0.10 – 2.1: a client's {@code transport}, its {@code params} or {@code baseUri}. */
@@ -104,13 +104,13 @@ class SdkAccessTest {
 
     @Test
     void aServersAddressIsHowTheClientReachedIt() {
-        assertThat(SdkAccess.serverAddress(new Client(new Stdio(new ServerParameters("npx", List.of("-y", "@acme/server"))))))
+        assertThat(Identity.serverAddress(new Client(new Stdio(new ServerParameters("npx", List.of("-y", "@acme/server"))))))
                 .isEqualTo("stdio:npx -y @acme/server");
-        assertThat(SdkAccess.serverAddress(new Client(new Stdio(new ServerParameters("server", List.of()))))).isEqualTo("stdio:server");
-        assertThat(SdkAccess.serverAddress(new Client(new Streamable("http://localhost:8080", "/mcp")))).isEqualTo("url:http://localhost:8080/mcp");
-        assertThat(SdkAccess.serverAddress(new Client(new Sse("https://h.example/base/", "sse")))).isEqualTo("url:https://h.example/base/sse");
-        assertThat(SdkAccess.serverAddress(new Client("a transport it does not know"))).isNull();
-        assertThat(SdkAccess.serverAddress(new Client(null))).isNull();
+        assertThat(Identity.serverAddress(new Client(new Stdio(new ServerParameters("server", List.of()))))).isEqualTo("stdio:server");
+        assertThat(Identity.serverAddress(new Client(new Streamable("http://localhost:8080", "/mcp")))).isEqualTo("url:http://localhost:8080/mcp");
+        assertThat(Identity.serverAddress(new Client(new Sse("https://h.example/base/", "sse")))).isEqualTo("url:https://h.example/base/sse");
+        assertThat(Identity.serverAddress(new Client("a transport it does not know"))).isNull();
+        assertThat(Identity.serverAddress(new Client(null))).isNull();
     }
 
     private static McpTransportContext context(Map<String, Object> values) {

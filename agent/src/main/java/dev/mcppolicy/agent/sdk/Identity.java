@@ -1,0 +1,181 @@
+package dev.mcppolicy.agent.sdk;
+
+import static dev.mcppolicy.agent.sdk.Reflection.call;
+import static dev.mcppolicy.agent.sdk.Reflection.hasMethod;
+import static dev.mcppolicy.agent.sdk.Reflection.method;
+import static dev.mcppolicy.agent.sdk.Reflection.invoke;
+import static dev.mcppolicy.agent.sdk.Reflection.field;
+import static dev.mcppolicy.agent.sdk.Reflection.asString;
+
+import dev.mcppolicy.json.CanonicalJson;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Who is calling and whom: the session and caller identity on the server side (hashed credentials, never
+ * raw), and on the client side the server's name and the address the client reached it at.
+ */
+public final class Identity {
+    /** The transport-context key under which the agent's HTTP transport hook leaves the hashed credential. */
+    public static final String AGENT_PRINCIPAL_KEY = "mcppolicy.principal";
+    /** Where a caller's identity is looked for in a transport context, first found wins; all but ours are hashed here. */
+    private static final String[] PRINCIPAL_KEYS = {"principal", AGENT_PRINCIPAL_KEY, "Authorization", "authorization"};
+
+    private Identity() {
+    }
+
+    /**
+     * The MCP session id of a stateful server exchange: {@code sessionId()} from 0.11; in 0.10 the
+     * private {@code session} field's {@code getId()}. {@code null} for a stateless transport context.
+     */
+    public static String sessionId(Object exchange) {
+        if (!isExchange(exchange)) {
+            return null;
+        }
+        if (hasMethod(exchange, "sessionId")) {
+            return asString(call(exchange, "sessionId"));
+        }
+        Object session = field(exchange, "session");
+        return session == null ? null : asString(call(session, "getId"));
+    }
+
+    /**
+     * Who the caller is (SPEC §3 {@code client} scope): a principal the app's transport-context
+     * extractor recorded, else the HTTP {@code Authorization} header the agent's transport hook saw,
+     * else one the app's extractor recorded (all hashed, never logged raw), else the self-declared
+     * {@code clientInfo.name}.
+     */
+    public static String clientId(Object exchangeOrContext) {
+        Object context = isExchange(exchangeOrContext)
+                ? (hasMethod(exchangeOrContext, "transportContext") ? call(exchangeOrContext, "transportContext") : null)
+                : exchangeOrContext;
+        String principal = principal(context);
+        if (principal != null) {
+            return principal;
+        }
+        if (isExchange(exchangeOrContext)) {
+            Object info = call(exchangeOrContext, "getClientInfo");
+            return info == null ? null : asString(call(info, "name"));
+        }
+        return null;
+    }
+
+    private static String principal(Object context) {
+        Method get = context == null ? null : method(context.getClass(), "get", String.class);
+        if (get == null) {
+            return null;
+        }
+        for (String key : PRINCIPAL_KEYS) {
+            Object value = invoke(get, context, key);
+            if (value != null && !value.toString().isEmpty()) {
+                return key.equals(AGENT_PRINCIPAL_KEY) ? value.toString() : principalOf(value.toString());
+            }
+        }
+        return null;
+    }
+
+    /** {@code principal:} and the first 16 hex digits of the credential's SHA-256: stable, never the credential. */
+    public static String principalOf(String credential) {
+        return "principal:" + CanonicalJson.sha256Hex(credential.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
+    }
+
+    /** A header of a servlet {@code HttpServletRequest} (javax or jakarta), or {@code null}. */
+    public static String header(Object request, String name) {
+        return request == null ? null : asString(invoke(method(request.getClass(), "getHeader", String.class), request, name));
+    }
+
+    /**
+     * {@code context} as seen through a proxy of its {@code McpTransportContext} interface that also
+     * answers {@link #AGENT_PRINCIPAL_KEY}; every other call goes to {@code context}. {@code context}
+     * itself when it implements no such interface.
+     */
+    public static Object withPrincipal(Object context, String principal) {
+        Class<?> contract = transportContextInterface(context == null ? null : context.getClass());
+        if (contract == null) {
+            return context;
+        }
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (args != null && args.length == 1 && method.getName().equals("get") && AGENT_PRINCIPAL_KEY.equals(args[0])) {
+                return principal;
+            }
+            try {
+                return method.invoke(context, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return Proxy.newProxyInstance(contract.getClassLoader(), new Class<?>[] {contract}, handler);
+    }
+
+    private static Class<?> transportContextInterface(Class<?> type) {
+        for (Class<?> current = type; current != null; current = current.getSuperclass()) {
+            for (Class<?> candidate : current.getInterfaces()) {
+                if (candidate.getName().endsWith(".McpTransportContext")) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isExchange(Object candidate) {
+        return candidate != null && candidate.getClass().getName().endsWith("ServerExchange");
+    }
+
+    /** Client side: the {@code serverInfo.name} of the server a client talks to, once initialized. */
+    public static String serverName(Object client) {
+        Object info = call(client, "getServerInfo");
+        return info == null ? null : asString(call(info, "name"));
+    }
+
+    /**
+     * How a client reached its server, which the server cannot choose: {@code stdio:<command> <args>}
+     * (the {@code StdioClientTransport}'s {@code ServerParameters}) or {@code url:<endpoint>} (the
+     * HTTP client transports' base URI resolved against their endpoint), the same in SDK 0.10 – 2.1;
+     * {@code null} for a transport it does not know (WebFlux, a custom one).
+     */
+    public static String serverAddress(Object client) {
+        Object transport = field(client, "transport");
+        if (transport == null) {
+            return null;
+        }
+        Object parameters = field(transport, "params");
+        if (parameters != null) {
+            Object command = field(parameters, "command");
+            Object args = field(parameters, "args");
+            if (!(command instanceof String)) {
+                return null;
+            }
+            StringBuilder address = new StringBuilder("stdio:").append(command);
+            if (args instanceof List<?> list) {
+                for (Object arg : list) {
+                    address.append(' ').append(arg);
+                }
+            }
+            return address.toString();
+        }
+        Object base = field(transport, "baseUri");
+        if (base instanceof URI uri) {
+            Object endpoint = field(transport, "endpoint");
+            if (endpoint == null) {
+                endpoint = field(transport, "sseEndpoint");
+            }
+            try {
+                return "url:" + (endpoint instanceof String path ? uri.resolve(path) : uri);
+            } catch (IllegalArgumentException e) {
+                return "url:" + uri;
+            }
+        }
+        return null;
+    }
+
+    public static String clientName(Object client) {
+        Object info = call(client, "getClientInfo");
+        return info == null ? null : asString(call(info, "name"));
+    }
+}

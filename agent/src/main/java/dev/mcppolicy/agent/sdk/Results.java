@@ -1,0 +1,69 @@
+package dev.mcppolicy.agent.sdk;
+
+import static dev.mcppolicy.agent.sdk.Reflection.find;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/** The SDK and Reactor objects the hooks answer with: denial results, the unknown-tool error, {@code Mono}s. */
+public final class Results {
+    private static final String SCHEMA = "io.modelcontextprotocol.spec.McpSchema";
+    private static final String MONO = "reactor.core.publisher.Mono";
+    private static final int INVALID_PARAMS = -32602;
+
+    private Results() {
+    }
+
+    /** {@code Mono.just(CallToolResult.builder().addTextContent(text).isError(true).build())}, uniform across versions. */
+    public static Object deniedResult(ClassLoader sdk, String text) throws ReflectiveOperationException {
+        Class<?> result = Class.forName(SCHEMA + "$CallToolResult", false, sdk);
+        Object builder = result.getMethod("builder").invoke(null);
+        builder = builder.getClass().getMethod("addTextContent", String.class).invoke(builder, text);
+        builder = builder.getClass().getMethod("isError", Boolean.class).invoke(builder, Boolean.TRUE);
+        return monoJust(sdk, builder.getClass().getMethod("build").invoke(builder));
+    }
+
+    /**
+     * What the SDK answers for a tool it does not have: {@code McpError} code -32602 "Unknown tool:
+     * invalid_tool_name" (0.12+); 0.10 has no error builder and sends "Tool not found" as -32603.
+     */
+    public static Object unknownToolError(ClassLoader sdk, String tool) throws ReflectiveOperationException {
+        Class<?> mcpError = Class.forName("io.modelcontextprotocol.spec.McpError", false, sdk);
+        Throwable error;
+        Method builder = find(mcpError, "builder", int.class);
+        if (builder != null) {
+            Object b = builder.invoke(null, INVALID_PARAMS);
+            b = b.getClass().getMethod("message", String.class).invoke(b, "Unknown tool: invalid_tool_name");
+            b = b.getClass().getMethod("data", Object.class).invoke(b, "Tool not found: " + tool);
+            error = (Throwable) b.getClass().getMethod("build").invoke(b);
+        } else {
+            error = (Throwable) mcpError.getConstructor(Object.class).newInstance("Tool not found: " + tool);
+        }
+        Class<?> mono = Class.forName(MONO, false, sdk);
+        return mono.getMethod("error", Throwable.class).invoke(null, error);
+    }
+
+    public static Object monoJust(ClassLoader sdk, Object value) throws ReflectiveOperationException {
+        return Class.forName(MONO, false, sdk).getMethod("just", Object.class).invoke(null, value);
+    }
+
+    /** {@code Mono.defer(supplier)}: decide when the caller subscribes, not when it builds the call. */
+    public static Object monoDefer(ClassLoader sdk, Supplier<?> supplier) throws ReflectiveOperationException {
+        return Class.forName(MONO, false, sdk).getMethod("defer", Supplier.class).invoke(null, supplier);
+    }
+
+    /** {@code mono.map(function)}. */
+    /** {@code Mono.error(error)}, from the Reactor that {@code mono} comes from. */
+    public static Object monoError(Object mono, Throwable error) throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
+        return monoType.getMethod("error", Throwable.class).invoke(null, error);
+    }
+
+    public static Object monoMap(Object mono, Function<Object, Object> function) throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
+        return monoType.getMethod("map", Function.class).invoke(mono, function);
+    }
+}
