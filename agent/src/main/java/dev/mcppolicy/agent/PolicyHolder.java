@@ -1,7 +1,9 @@
 package dev.mcppolicy.agent;
 
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -14,13 +16,14 @@ public final class PolicyHolder {
 
     private final AtomicReference<PolicySnapshot> current;
     private final boolean failOpen;
-    private final CountDownLatch loaded = new CountDownLatch(1);
+    /** Completed with the first snapshot, once read. */
+    private final CompletableFuture<PolicySnapshot> loaded = new CompletableFuture<>();
 
     private PolicyHolder(PolicySnapshot initial, boolean failOpen) {
         this.current = new AtomicReference<>(initial);
         this.failOpen = failOpen;
         if (initial != null) {
-            loaded.countDown();
+            loaded.complete(initial);
         }
     }
 
@@ -40,13 +43,13 @@ public final class PolicyHolder {
     /** Completes a {@link #loading} holder with what {@link PolicyReader} read. */
     void completeWith(PolicySnapshot read) {
         current.set(read);
-        loaded.countDown();
+        loaded.complete(read);
     }
 
     /** Puts {@code next} in force for every call that takes its snapshot from now on. */
     void replace(PolicySnapshot next) {
         current.set(next);
-        loaded.countDown();
+        loaded.complete(next);
     }
 
     /**
@@ -59,14 +62,38 @@ public final class PolicyHolder {
             return snapshot;
         }
         try {
-            if (!loaded.await(LOAD_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                return PolicySnapshot.unavailable("the policy is still loading after " + LOAD_WAIT_SECONDS + " s", null, null, failOpen);
-            }
+            loaded.get(LOAD_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            return stillLoading();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return PolicySnapshot.unavailable("interrupted while waiting for the policy to load", null, null, failOpen);
+        } catch (ExecutionException e) {
+            return PolicySnapshot.unavailable("the policy could not be loaded: " + e.getCause(), null, null, failOpen);
         }
         return current.get();
+    }
+
+    /**
+     * The policy in force once it has been read, without blocking: for hooks that answer with a
+     * {@code Mono} and must not hold a Reactor thread while the policy loads. Completes at once when
+     * loaded; after {@value #LOAD_WAIT_SECONDS} s of loading, with an unavailable snapshot.
+     */
+    public CompletableFuture<PolicySnapshot> whenLoaded() {
+        PolicySnapshot snapshot = current.get();
+        if (snapshot != null) {
+            return CompletableFuture.completedFuture(snapshot);
+        }
+        return loaded.thenApply(first -> current.get()).completeOnTimeout(stillLoading(), LOAD_WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Whether the first policy has been read, so {@link #current()} answers without waiting. */
+    public boolean isLoaded() {
+        return current.get() != null;
+    }
+
+    private PolicySnapshot stillLoading() {
+        return PolicySnapshot.unavailable("the policy is still loading after " + LOAD_WAIT_SECONDS + " s", null, null, failOpen);
     }
 
     public boolean failOpen() {

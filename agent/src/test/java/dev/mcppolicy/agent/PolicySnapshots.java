@@ -19,6 +19,14 @@ public final class PolicySnapshots {
         }
     }
 
+    public static PolicyHolder loading(boolean failOpen) {
+        return PolicyHolder.loading(failOpen);
+    }
+
+    public static void complete(PolicyHolder holder, PolicySnapshot read) {
+        holder.completeWith(read);
+    }
+
     public static void replace(PolicyHolder holder, PolicySnapshot next) {
         holder.replace(next);
     }

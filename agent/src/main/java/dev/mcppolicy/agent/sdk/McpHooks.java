@@ -94,7 +94,11 @@ public final class McpHooks implements PolicyBridge.Hooks {
     public Object clientCall(Object result, Object client, Object request) {
         ClassLoader sdk = loaderOf(client, request);
         try {
-            Supplier<Object> decideOnSubscribe = () -> decideClientCall(client, request, result, sdk);
+            if (!holder.isLoaded()) {
+                // still reading the policy: wait without holding the subscribing (maybe event-loop) thread
+                return Results.monoAfter(sdk, holder.whenLoaded(), policy -> decideClientCall(policy, client, request, result, sdk));
+            }
+            Supplier<Object> decideOnSubscribe = () -> decideClientCall(holder.current(), client, request, result, sdk);
             return Results.monoDefer(sdk, decideOnSubscribe);
         } catch (Throwable t) {
             Object answer = onError(holder.current(), "client callTool", t, sdk, "?");
@@ -102,8 +106,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
-    private Object decideClientCall(Object client, Object request, Object result, ClassLoader sdk) {
-        PolicySnapshot policy = holder.current();
+    private Object decideClientCall(PolicySnapshot policy, Object client, Object request, Object result, ClassLoader sdk) {
         String tool = "?";
         Decision decision = null;
         try {

@@ -2,9 +2,8 @@ package dev.mcppolicy.agent.sdk;
 
 import static dev.mcppolicy.agent.sdk.Reflection.find;
 
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
-import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -60,6 +59,22 @@ public final class Results {
     public static Object monoError(Object mono, Throwable error) throws ReflectiveOperationException {
         Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
         return monoType.getMethod("error", Throwable.class).invoke(null, error);
+    }
+
+    /**
+     * {@code Mono.fromFuture(future).flatMap(value -> then.apply(value))}: {@code then} runs when the
+     * future completes, on the thread that completes it, and returns the {@code Mono} to go on with.
+     */
+    public static <T> Object monoAfter(ClassLoader sdk, CompletableFuture<T> future, Function<T, Object> then)
+            throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, sdk);
+        Object waiting = monoType.getMethod("fromFuture", CompletableFuture.class).invoke(null, future);
+        Function<Object, Object> next = value -> {
+            @SuppressWarnings("unchecked")
+            T typed = (T) value;
+            return then.apply(typed);
+        };
+        return monoType.getMethod("flatMap", Function.class).invoke(waiting, next);
     }
 
     public static Object monoMap(Object mono, Function<Object, Object> function) throws ReflectiveOperationException {

@@ -68,6 +68,17 @@ class McpHooksTest {
         }
     }
 
+    /** A client as the hooks read it: {@code getServerInfo().name()}, {@code getClientInfo().name()}. */
+    public static final class Client {
+        public Tool getServerInfo() {
+            return new Tool("fixture-server");
+        }
+
+        public Tool getClientInfo() {
+            return new Tool("fixture-client");
+        }
+    }
+
     private static McpHooks hooks(PolicyHolder holder) {
         return new McpHooks(holder, new DecisionLog(LogTarget.OFF, null, false));
     }
@@ -91,6 +102,19 @@ class McpHooksTest {
         assertThatThrownBy(() -> hooks(holder).serverCall(null, null, Map.of("name", "t", "arguments", Map.of())))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("mcp-policy denied tool call 't' and could not deliver the denial");
+    }
+
+    @Test
+    void aClientCallBeforeThePolicyIsReadWaitsWithoutHoldingAThread() {
+        PolicyHolder holder = PolicySnapshots.loading(false);
+        Mono<String> sent = Mono.just("sent");
+        Mono<?> answer = (Mono<?>) hooks(holder).clientCall(sent, new Client(), Map.of("name", "echo", "arguments", Map.of()));
+
+        java.util.concurrent.CompletableFuture<Object> seen = answer.map(Object.class::cast).toFuture();
+        assertThat(seen).as("subscribed, not answered, and the subscribing thread is free again").isNotDone();
+        PolicySnapshots.complete(holder, PolicySnapshots.of("{\"version\": \"1\", \"default\": \"allow\"}", false));
+
+        assertThat(seen.join()).as("decided once the policy is read: allowed, so the real call goes on").isEqualTo("sent");
     }
 
     @Test
