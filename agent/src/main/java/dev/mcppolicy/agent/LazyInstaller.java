@@ -14,7 +14,8 @@ import java.util.Set;
  * else, so a JVM without the MCP SDK pays almost nothing (its policy is not even read). The first
  * {@code io/modelcontextprotocol/} class wakes it up: it starts reading the policy, then builds the
  * real (ASM) transformer, before the SDK's dispatch classes load, and hands it exactly the classes it
- * hooks.
+ * hooks. It does so once: an install that fails is reported once, and MCP calls are then not policed
+ * (later MCP classes do not try again, each with its own stack trace).
  */
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
@@ -24,7 +25,8 @@ final class LazyInstaller implements ClassFileTransformer {
     private final Thread policyLoader;
     private final boolean serializeStdio;
     private volatile Activated active;
-    private boolean activating;
+    /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
+    private boolean attempted;
 
     LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio) {
         this.policy = policy;
@@ -51,21 +53,23 @@ final class LazyInstaller implements ClassFileTransformer {
         }
     }
 
-    /** Wakes up now (late attach: the SDK may already be loaded). */
+    /**
+     * Wakes up now (late attach: the SDK may already be loaded), unless it already tried. Another thread
+     * waits for an install under way; the installing thread itself (classes the install loads) and
+     * everyone after a failed install get {@code null}.
+     */
     Activated activate() {
         synchronized (this) {
-            if (active != null || activating) {
+            if (attempted) {
                 return active;
             }
-            activating = true;
+            attempted = true;
             try {
                 active = install();
                 Canary.start();
             } catch (Throwable t) {
                 Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
                 t.printStackTrace(System.err);
-            } finally {
-                activating = false;
             }
             return active;
         }
