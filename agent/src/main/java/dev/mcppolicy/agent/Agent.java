@@ -38,7 +38,8 @@ final class Agent {
                 + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false")
                 + " serialize_stdio=" + config.serializeStdio());
 
-        DecisionLog log = new DecisionLog(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments());
+        DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
+                config.logArguments());
         LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio());
         inst.addTransformer(installer, true);
         if (lateAttach) {

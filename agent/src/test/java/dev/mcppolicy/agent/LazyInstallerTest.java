@@ -2,7 +2,6 @@ package dev.mcppolicy.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.log.DecisionLog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -23,7 +22,7 @@ class LazyInstallerTest {
                 throw new IllegalStateException("cannot start the policy loader");
             }
         };
-        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(LogTarget.OFF, null, false),
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false),
                 failingLoader, true);
 
         String err = stderrOf(() -> {
@@ -50,7 +49,7 @@ class LazyInstallerTest {
                 starts.incrementAndGet();
             }
         };
-        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(LogTarget.OFF, null, false), loader,
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), loader,
                 true);
         assertThat(installer.transform(null, null, "com/example/App", null, null, new byte[0])).isNull();
         assertThat(installer.transform(null, null, null, null, null, new byte[0])).isNull();
