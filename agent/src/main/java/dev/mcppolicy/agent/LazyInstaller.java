@@ -6,6 +6,7 @@ import java.security.ProtectionDomain;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.instrumentation.HookInstaller;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -24,15 +25,17 @@ final class LazyInstaller implements ClassFileTransformer {
     private final DecisionLog log;
     private final Thread policyLoader;
     private final boolean serializeStdio;
+    private final StartupSummary summary;
     private volatile Activated active;
     /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
     private boolean attempted;
 
-    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio) {
+    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio, StartupSummary summary) {
         this.policy = policy;
         this.log = log;
         this.policyLoader = policyLoader;
         this.serializeStdio = serializeStdio;
+        this.summary = summary;
     }
 
     @Override
@@ -66,10 +69,9 @@ final class LazyInstaller implements ClassFileTransformer {
             attempted = true;
             try {
                 active = install();
-                Canary.start();
+                Canary.start(summary);
             } catch (Throwable t) {
-                Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
-                t.printStackTrace(System.err);
+                summary.hooksFailed(t);
             }
             return active;
         }
@@ -82,8 +84,8 @@ final class LazyInstaller implements ClassFileTransformer {
             policyLoader.start();
         }
         BridgeWiring.install(policy, log);
-        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio);
-        Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary);
+        summary.hooksInstalled((System.nanoTime() - started) / 1_000_000);
         Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);
         woven.add(HookedTypes.CANARY);
         return new Activated(hooks, Set.copyOf(woven));

@@ -3,6 +3,8 @@ package dev.mcppolicy.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.status.AgentStatus;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +24,9 @@ class LazyInstallerTest {
                 throw new IllegalStateException("cannot start the policy loader");
             }
         };
-        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false),
-                failingLoader, true);
+        StartupSummary summary = new StartupSummary();
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), failingLoader,
+                true, summary);
 
         String err = stderrOf(() -> {
             for (String type : List.of("io/modelcontextprotocol/spec/McpSchema", "io/modelcontextprotocol/server/McpAsyncServer",
@@ -38,6 +41,9 @@ class LazyInstallerTest {
                 .containsExactly("[mcp-policy] ERROR could not install the MCP hooks; MCP tool calls are NOT policed:"
                         + " java.lang.IllegalStateException: cannot start the policy loader");
         assertThat(err.lines().filter(line -> line.startsWith("java.lang.IllegalStateException"))).as("one stack trace").hasSize(1);
+        assertThat(summary.status().hooks())
+                .isEqualTo(new AgentStatus.Hooks(AgentStatus.Hooks.State.FAILED,
+                        "java.lang.IllegalStateException: cannot start the policy loader"));
     }
 
     @Test
@@ -49,8 +55,8 @@ class LazyInstallerTest {
                 starts.incrementAndGet();
             }
         };
-        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), loader,
-                true);
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), loader, true,
+                new StartupSummary());
         assertThat(installer.transform(null, null, "com/example/App", null, null, new byte[0])).isNull();
         assertThat(installer.transform(null, null, null, null, null, new byte[0])).isNull();
         assertThat(starts).hasValue(0);

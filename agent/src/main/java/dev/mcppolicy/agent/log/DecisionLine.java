@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.log;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.log.DecisionRecord;
@@ -17,11 +18,13 @@ final class DecisionLine implements DecisionListener {
     /** The fields a line for empty arguments has, which a line for unreadable ones must not. */
     private static final String NO_ARGUMENTS = " arg_keys=\"\" args_sha256=" + CanonicalJson.sha256(Map.of());
 
+    private final StartupSummary summary;
     private volatile DecisionSink sink;
 
     /** @param sink the sink, or {@code null}: the app's logger, found at the first decision */
-    DecisionLine(DecisionSink sink) {
+    DecisionLine(DecisionSink sink, StartupSummary summary) {
         this.sink = sink;
+        this.summary = summary;
     }
 
     @Override
@@ -65,7 +68,7 @@ final class DecisionLine implements DecisionListener {
                     if (current == null) {
                         current = DecisionSink.jul();
                     }
-                    Diagnostics.info("decision log: " + current.describe());
+                    summary.decisionLogChosen(current.describe());
                     sink = current;
                 }
             }

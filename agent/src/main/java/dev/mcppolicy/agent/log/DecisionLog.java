@@ -2,6 +2,7 @@ package dev.mcppolicy.agent.log;
 
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
+import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.log.DecisionRecord;
@@ -26,10 +27,10 @@ public final class DecisionLog {
     }
 
     /** The decision line through the sink {@code log} names (none for {@code off}), then the audit file when {@code audit} is set. */
-    public static DecisionLog configured(LogTarget target, Path auditPath, boolean logArguments) {
+    public static DecisionLog configured(LogTarget target, Path auditPath, boolean logArguments, StartupSummary summary) {
         List<DecisionListener> listeners = new ArrayList<>(2);
         if (target != LogTarget.OFF) {
-            listeners.add(new DecisionLine(target == LogTarget.STDERR ? DecisionSink.stderr() : null));
+            listeners.add(new DecisionLine(target == LogTarget.STDERR ? DecisionSink.stderr() : null, summary));
         }
         if (auditPath != null) {
             listeners.add(new AuditFile(auditPath));

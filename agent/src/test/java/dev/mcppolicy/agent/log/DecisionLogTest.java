@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
+import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
@@ -76,11 +77,11 @@ class DecisionLogTest {
 
     @Test
     void theConfiguredListenersAreTheLineThenTheAuditFileAndLogOffWithoutAuditHasNone() {
-        DecisionLog stderr = DecisionLog.configured(LogTarget.STDERR, null, false);
+        DecisionLog stderr = DecisionLog.configured(LogTarget.STDERR, null, false, new StartupSummary());
         String line = stderrOf(() -> stderr.record(CALL, ALLOWED, 3, SDK));
         assertThat(line).startsWith("mcp-policy decision=ALLOW tool=echo side=server rule=/tools/echo").contains("took_us=3");
 
-        DecisionLog off = DecisionLog.configured(LogTarget.OFF, null, false);
+        DecisionLog off = DecisionLog.configured(LogTarget.OFF, null, false, new StartupSummary());
         String nothing = stderrOf(() -> off.record(CALL, ALLOWED, 3, SDK));
         assertThat(nothing).isEmpty();
     }
