@@ -2,6 +2,7 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
@@ -20,36 +21,28 @@ final class Agent {
     static void start(String args, Instrumentation inst, boolean lateAttach) {
         AgentConfig config = AgentConfig.resolve(args);
         Diagnostics.setDebug(config.debug());
-        Diagnostics.info("mcp-policy-agent " + version() + " on Java " + System.getProperty("java.version")
-                + (lateAttach ? " (attached to a running JVM)" : ""));
-        for (String problem : config.problems()) {
-            Diagnostics.warn("configuration: " + problem);
-        }
+        StartupSummary summary = new StartupSummary();
+        summary.started(version(), System.getProperty("java.version"), lateAttach);
 
         Path workingDirectory = Paths.get("").toAbsolutePath();
         Path mainJarDirectory = mainJarDirectory();
         PolicyHolder policy = PolicyHolder.loading(config.failOpen());
         // read when the first MCP class appears: a JVM without MCP never pays for Jackson and the engine
         PolicyLoader loader = new PolicyLoader(policy, config.policyPath(workingDirectory, mainJarDirectory),
-                config.defaultPolicySearch(workingDirectory, mainJarDirectory), config.failOpen());
-        String audit = config.audit();
-        Diagnostics.info("on_error=" + config.onError() + " log=" + config.log().name().toLowerCase(java.util.Locale.ROOT)
-                + " audit=" + (audit == null ? "off" : workingDirectory.resolve(audit).normalize())
-                + " reload=" + (config.reload() ? "requested (not available in this version; the policy is read once)" : "false")
-                + " serialize_stdio=" + config.serializeStdio());
+                config.defaultPolicySearch(workingDirectory, mainJarDirectory), config.failOpen(), summary);
+        summary.configured(config, workingDirectory);
 
-        DecisionLog log = new DecisionLog(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments());
-        LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio());
+        String audit = config.audit();
+        DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
+                config.logArguments(), summary);
+        LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio(), summary);
         inst.addTransformer(installer, true);
         if (lateAttach) {
             if (installer.activate() != null) {
                 LazyInstaller.retransformLoaded(inst, HookedTypes.INTERNAL_NAMES);
             }
         } else {
-            Diagnostics.info("hooks: MCP Java SDK 0.10.0 - 2.1.0 server tools/call + tools/list, client callTool + listTools,"
-                    + " HTTP caller identity" + (config.serializeStdio() ? ", serialized stdio sends before 2.1.0" : "")
-                    + "; the policy is read and the hooks installed when the first io.modelcontextprotocol"
-                    + " class loads");
+            summary.waitingForMcp(config.serializeStdio());
         }
     }
 

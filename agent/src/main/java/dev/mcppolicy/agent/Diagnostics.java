@@ -21,6 +21,7 @@ public final class Diagnostics {
     static final int MAX_KINDS = 256;
     private static final AtomicLong ADVICE_ERRORS = new AtomicLong();
     private static final Map<String, AtomicLong> BY_KIND = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> BY_LISTENER = new ConcurrentHashMap<>();
     private static volatile boolean debug;
 
     private Diagnostics() {
@@ -79,6 +80,19 @@ public final class Diagnostics {
         }
     }
 
+    /**
+     * A decision listener ({@code listener} is its fixed name) threw: counted for that listener, and
+     * reported and counted as an advice error of its own kind.
+     */
+    public static void listenerError(String listener, String detail, Throwable error) {
+        AtomicLong counter = BY_LISTENER.get(listener);
+        if (counter == null) {
+            counter = BY_LISTENER.computeIfAbsent(listener, key -> new AtomicLong());
+        }
+        counter.incrementAndGet();
+        adviceError("decision listener " + listener, detail, error);
+    }
+
     /** {@code text} safe for one stderr line: unsafe characters escaped, at most 200 chars (see {@link DisplayText}). */
     static String printable(String text) {
         StringBuilder out = new StringBuilder(Math.min(text.length(), 200) + 16);
@@ -101,6 +115,13 @@ public final class Diagnostics {
     public static Map<String, Long> adviceErrorsByKind() {
         Map<String, Long> counts = new java.util.TreeMap<>();
         BY_KIND.forEach((kind, count) -> counts.put(kind, count.get()));
+        return counts;
+    }
+
+    /** How often each decision listener threw, by its name. */
+    public static Map<String, Long> listenerErrors() {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        BY_LISTENER.forEach((listener, count) -> counts.put(listener, count.get()));
         return counts;
     }
 }

@@ -6,6 +6,7 @@ import java.security.ProtectionDomain;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.instrumentation.HookInstaller;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -14,7 +15,8 @@ import java.util.Set;
  * else, so a JVM without the MCP SDK pays almost nothing (its policy is not even read). The first
  * {@code io/modelcontextprotocol/} class wakes it up: it starts reading the policy, then builds the
  * real (ASM) transformer, before the SDK's dispatch classes load, and hands it exactly the classes it
- * hooks.
+ * hooks. It does so once: an install that fails is reported once, and MCP calls are then not policed
+ * (later MCP classes do not try again, each with its own stack trace).
  */
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
@@ -23,14 +25,17 @@ final class LazyInstaller implements ClassFileTransformer {
     private final DecisionLog log;
     private final Thread policyLoader;
     private final boolean serializeStdio;
+    private final StartupSummary summary;
     private volatile Activated active;
-    private boolean activating;
+    /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
+    private boolean attempted;
 
-    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio) {
+    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio, StartupSummary summary) {
         this.policy = policy;
         this.log = log;
         this.policyLoader = policyLoader;
         this.serializeStdio = serializeStdio;
+        this.summary = summary;
     }
 
     @Override
@@ -51,21 +56,22 @@ final class LazyInstaller implements ClassFileTransformer {
         }
     }
 
-    /** Wakes up now (late attach: the SDK may already be loaded). */
+    /**
+     * Wakes up now (late attach: the SDK may already be loaded), unless it already tried. Another thread
+     * waits for an install under way; the installing thread itself (classes the install loads) and
+     * everyone after a failed install get {@code null}.
+     */
     Activated activate() {
         synchronized (this) {
-            if (active != null || activating) {
+            if (attempted) {
                 return active;
             }
-            activating = true;
+            attempted = true;
             try {
                 active = install();
-                Canary.start();
+                Canary.start(summary);
             } catch (Throwable t) {
-                Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + t);
-                t.printStackTrace(System.err);
-            } finally {
-                activating = false;
+                summary.hooksFailed(t);
             }
             return active;
         }
@@ -78,8 +84,8 @@ final class LazyInstaller implements ClassFileTransformer {
             policyLoader.start();
         }
         BridgeWiring.install(policy, log);
-        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio);
-        Diagnostics.debug("MCP SDK seen; hooks ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary);
+        summary.hooksInstalled((System.nanoTime() - started) / 1_000_000);
         Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);
         woven.add(HookedTypes.CANARY);
         return new Activated(hooks, Set.copyOf(woven));

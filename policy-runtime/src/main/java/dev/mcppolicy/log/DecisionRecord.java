@@ -60,6 +60,16 @@ public final class DecisionRecord {
         return call;
     }
 
+    /** When the call was decided. */
+    public Instant at() {
+        return at;
+    }
+
+    /** How long deciding took, in microseconds. */
+    public long tookMicros() {
+        return tookMicros;
+    }
+
     /**
      * {@code mcp-policy decision=DENY tool=run_command side=server rule=/tools/run_command/deny_if/0
      * arg=args.command reason="..." session=... client=... args_sha256=... took_us=3}; {@code arg} (the

@@ -2,7 +2,6 @@ package dev.mcppolicy.agent.bench;
 
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicyReader;
-import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.McpHooks;
 import dev.mcppolicy.engine.Decision;
@@ -13,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -50,7 +50,7 @@ public class HookPathBenchmark {
         Path policy = Files.createTempFile("bench-policy", ".json");
         Files.writeString(policy, "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}");
         PolicyHolder holder = PolicyHolder.of(PolicyReader.read(policy, policy.toString(), false, Clock.systemUTC()));
-        hooks = new McpHooks(holder, new DecisionLog(LogTarget.OFF, null, false));
+        hooks = new McpHooks(holder, new DecisionLog(List.of(), false));
         exchange = new FakeMcpAsyncServerExchange();
         params = Map.of("name", "echo", "arguments", Map.of("text", "hello"));
         call = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hello"), "c8a5093e-1a97-4464-808e-9a0d280f6666",

@@ -1,10 +1,10 @@
 package dev.mcppolicy.agent.canary;
 
-import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.HookedTypes;
 import dev.mcppolicy.agent.instrumentation.MethodShape;
 import dev.mcppolicy.agent.instrumentation.McpAsyncServerInstrumentation;
 import dev.mcppolicy.agent.instrumentation.TypeInstrumentation;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.InputStream;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -15,7 +15,8 @@ import java.util.function.BiFunction;
  * transformer, which weaves it with the server {@code tools/call} weave; its handler is then called
  * with {@link #PROBE}, which the hooks answer with {@link #ANSWER} without deciding or logging. Getting
  * {@code ANSWER} back shows the transformer runs, the weave verifies, woven code reaches the bridge
- * and the bridge reaches the hooks. Anything else is an ERROR: MCP tool calls would not be policed.
+ * and the bridge reaches the hooks. Anything else is an ERROR: MCP tool calls would not be policed. The
+ * result goes to the startup summary.
  */
 public final class Canary {
     /** The params the canary calls with; the hooks answer it with {@link #ANSWER}. */
@@ -47,13 +48,13 @@ public final class Canary {
     }
 
     /** Runs the canary on a daemon thread of its own and says how it went. */
-    public static void start() {
-        Thread thread = new Thread(Canary::check, "mcp-policy-canary");
+    public static void start(StartupSummary summary) {
+        Thread thread = new Thread(() -> check(summary), "mcp-policy-canary");
         thread.setDaemon(true);
         thread.start();
     }
 
-    static void check() {
+    static void check(StartupSummary summary) {
         try {
             byte[] bytes;
             try (InputStream in = Canary.class.getClassLoader().getResourceAsStream(HookedTypes.CANARY + ".class")) {
@@ -68,12 +69,12 @@ public final class Canary {
                     target.getMethod("toolsCallRequestHandler").invoke(target.getDeclaredConstructor().newInstance());
             Object answer = handler.apply(null, PROBE);
             if (answer == ANSWER) {
-                Diagnostics.info("canary: the hooks fire (a woven tools/call handler reached the policy)");
+                summary.canaryFired();
             } else {
-                Diagnostics.error("canary: the hooks did not fire (" + answer + "); MCP tool calls are NOT policed");
+                summary.canaryDidNotFire(String.valueOf(answer));
             }
         } catch (Throwable t) {
-            Diagnostics.error("canary: the hooks could not be checked, MCP tool calls may NOT be policed: " + t);
+            summary.canaryNotChecked(t);
         }
     }
 

@@ -1,76 +1,119 @@
 package dev.mcppolicy.agent.config;
 
+import dev.mcppolicy.text.DisplayText;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The agent's effective configuration (SPEC §2). Sources, highest first: agent arguments
- * ({@code key=value,key=value}), system properties ({@code -Dmcppolicy.<key>}), environment
- * ({@code MCPPOLICY_<KEY>}, dots and dashes as {@code _}), defaults.
+ * The agent's effective configuration (SPEC §2), validated against {@link ConfigKey}. Sources, highest
+ * first: agent arguments ({@code key=value,key=value}), system properties ({@code -Dmcppolicy.<key>}),
+ * environment ({@code MCPPOLICY_<KEY>}, dots and dashes as {@code _}), defaults. A value that is not
+ * allowed, and a key that is not known, is a {@linkplain #problems() problem} naming where it came from;
+ * the key then keeps its (safe) default. Runs in premain: no lambdas.
  */
 public final class AgentConfig {
-    public static final String POLICY = "policy";
-    public static final String ON_ERROR = "on_error";
-    public static final String RELOAD = "reload";
-    public static final String LOG = "log";
-    public static final String AUDIT = "audit";
-    public static final String DEBUG = "debug";
-    public static final String LOG_ARGUMENTS = "log_arguments";
-    public static final String SERIALIZE_STDIO = "serialize_stdio";
+    /** Where a value given as an agent argument came from. */
+    public static final String AGENT_ARGS = "agent-args";
+    /** Where a value nobody set came from. */
+    public static final String DEFAULT = "default";
+    static final String PROPERTY_PREFIX = "mcppolicy.";
+    static final String ENV_PREFIX = "MCPPOLICY_";
 
-    static final Set<String> KEYS = Set.of(POLICY, ON_ERROR, RELOAD, LOG, AUDIT, DEBUG, LOG_ARGUMENTS, SERIALIZE_STDIO);
     private static final List<String> DEFAULT_POLICY_NAMES = List.of("mcp-policy.json", "mcp-policy.yaml", "mcp-policy.yml");
 
     /** Where decision lines go. */
     public enum LogTarget { APP, STDERR, OFF }
 
-    private final Map<String, String> values;
-    private final Map<String, String> sources;
+    /**
+     * One key's effective value and where it came from ({@link #AGENT_ARGS}, {@code -Dmcppolicy.<key>},
+     * {@code MCPPOLICY_<KEY>} or {@link #DEFAULT}). {@code value} is {@code null} for an unset path;
+     * {@code rejected} is the value given but not allowed (then {@code value} is the default and
+     * {@code source} says where the rejected one came from), else {@code null}.
+     */
+    public record Setting(ConfigKey key, String value, String source, String rejected) {
+        public boolean isDefault() {
+            return DEFAULT.equals(source);
+        }
+    }
+
+    private final Map<ConfigKey, Setting> settings;
     private final List<String> problems;
 
-    private AgentConfig(Map<String, String> values, Map<String, String> sources, List<String> problems) {
-        this.values = values;
-        this.sources = sources;
+    private AgentConfig(Map<ConfigKey, Setting> settings, List<String> problems) {
+        this.settings = settings;
         this.problems = problems;
     }
 
     /** Resolves the configuration from the agent arguments, this JVM's system properties and environment. */
     public static AgentConfig resolve(String agentArgs) {
-        return resolve(agentArgs, new JvmLookup(false), new JvmLookup(true));
-    }
-
-    public static AgentConfig resolve(String agentArgs, Lookup systemProperties, Lookup environment) {
-        Map<String, String> values = new LinkedHashMap<>();
-        Map<String, String> sources = new LinkedHashMap<>();
-        List<String> problems = new java.util.ArrayList<>();
-        Map<String, String> args = parseArgs(agentArgs, problems);
-        for (String key : KEYS) {
-            String value = args.get(key);
-            String source = "agent argument";
-            if (value == null) {
-                value = systemProperties.get("mcppolicy." + key);
-                source = "-Dmcppolicy." + key;
-            }
-            if (value == null) {
-                String env = envName(key);
-                value = environment.get(env);
-                source = env;
-            }
-            if (value != null) {
-                values.put(key, value.trim());
-                sources.put(key, source);
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(PROPERTY_PREFIX)) {
+                properties.put(name, System.getProperty(name));
             }
         }
-        return new AgentConfig(values, sources, List.copyOf(problems));
+        return resolve(agentArgs, properties, System.getenv());
+    }
+
+    /** Resolves from the given sources; entries of {@code properties} and {@code environment} without the agent's prefix are ignored. */
+    public static AgentConfig resolve(String agentArgs, Map<String, String> properties, Map<String, String> environment) {
+        List<String> problems = new ArrayList<>();
+        Map<String, String> args = parseArgs(agentArgs, problems);
+        reportUnknown(properties, PROPERTY_PREFIX, "-D", problems);
+        reportUnknown(environment, ENV_PREFIX, "", problems);
+        Map<ConfigKey, Setting> settings = new EnumMap<>(ConfigKey.class);
+        for (ConfigKey key : ConfigKey.values()) {
+            String value = args.get(key.key());
+            String source = AGENT_ARGS;
+            if (value == null) {
+                value = properties.get(key.systemProperty());
+                source = "-D" + key.systemProperty();
+            }
+            if (value == null) {
+                value = environment.get(key.environmentVariable());
+                source = key.environmentVariable();
+            }
+            settings.put(key, value == null ? new Setting(key, key.defaultValue(), DEFAULT, null)
+                    : validated(key, value, source, problems));
+        }
+        return new AgentConfig(settings, List.copyOf(problems));
+    }
+
+    /** The setting for {@code given}, or the default and a problem when {@code given} is not allowed. */
+    private static Setting validated(ConfigKey key, String given, String source, List<String> problems) {
+        String value = given.trim();
+        if (key.type() == ConfigKey.Type.PATH) {
+            if (value.isEmpty()) {
+                return new Setting(key, null, source, null);
+            }
+            try {
+                Paths.get(value);
+                return new Setting(key, value, source, null);
+            } catch (InvalidPathException e) {
+                problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not a valid path (" + e.getReason() + "); "
+                        + (key == ConfigKey.POLICY ? "no policy is read, so on_error answers every call" : key.key() + " stays unset"));
+                return new Setting(key, null, source, given);
+            }
+        }
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (key.allowed().contains(lower)) {
+            return new Setting(key, lower, source, null);
+        }
+        problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not one of " + String.join("|", key.allowed())
+                + "; using the default, " + key.key() + "=" + key.defaultValue());
+        return new Setting(key, key.defaultValue(), source, given);
     }
 
     static String envName(String key) {
-        return "MCPPOLICY_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
     private static Map<String, String> parseArgs(String agentArgs, List<String> problems) {
@@ -85,8 +128,8 @@ public final class AgentConfig {
             int eq = pair.indexOf('=');
             String key = (eq < 0 ? pair : pair.substring(0, eq)).trim().replace('-', '_');
             String value = eq < 0 ? "true" : pair.substring(eq + 1);
-            if (!KEYS.contains(key)) {
-                problems.add("unknown agent argument '" + key + "' (known: " + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
+            if (ConfigKey.named(key) == null) {
+                problems.add(unknown(key, AGENT_ARGS));
                 continue;
             }
             args.put(key, value);
@@ -94,14 +137,81 @@ public final class AgentConfig {
         return args;
     }
 
+    /** A problem for each name with the agent's prefix that names no key ({@code -Dmcppolicy.polcy}, {@code MCPPOLICY_POLCY}). */
+    private static void reportUnknown(Map<String, String> source, String prefix, String shownPrefix, List<String> problems) {
+        for (String name : source.keySet()) {
+            if (name.startsWith(prefix) && !isKnown(name, prefix)) {
+                problems.add(unknown(name.substring(prefix.length()).toLowerCase(Locale.ROOT), shownPrefix + name));
+            }
+        }
+    }
+
+    private static boolean isKnown(String name, String prefix) {
+        for (ConfigKey key : ConfigKey.values()) {
+            if (name.equals(prefix.equals(ENV_PREFIX) ? key.environmentVariable() : key.systemProperty())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** "unknown key 'polcy' in agent-args; did you mean policy? (known: ...)". */
+    static String unknown(String key, String source) {
+        StringBuilder known = new StringBuilder();
+        ConfigKey closest = null;
+        int best = Integer.MAX_VALUE;
+        for (ConfigKey candidate : ConfigKey.values()) {
+            known.append(known.length() == 0 ? "" : ", ").append(candidate.key());
+            int distance = distance(key.replace('-', '_').replace('.', '_'), candidate.key());
+            if (distance < best) {
+                best = distance;
+                closest = candidate;
+            }
+        }
+        boolean near = closest != null && (best <= 2 || best <= closest.key().length() / 3);
+        return "unknown key " + shown(key) + " in " + source + (near ? "; did you mean " + closest.key() + "?" : "")
+                + " (known: " + known + ")";
+    }
+
+    /** Levenshtein distance: the edits that turn {@code a} into {@code b}. */
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /** A value as a problem shows it: quoted, unsafe characters escaped, at most 100 chars (see {@link DisplayText}). */
+    private static String shown(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 2).append('\'');
+        DisplayText.appendQuoted(value, '\'', 100, out);
+        return out.append('\'').toString();
+    }
+
     /**
      * The policy file: the configured one, else {@code mcp-policy.json|yaml|yml} in the working
-     * directory, else beside the app's main jar; {@code null} when none exists (the caller fails closed).
+     * directory, else beside the app's main jar; {@code null} when none exists or the configured path is
+     * not valid (the caller fails closed).
      */
     public Path policyPath(Path workingDirectory, Path mainJarDirectory) {
-        String configured = values.get(POLICY);
-        if (configured != null && !configured.isEmpty()) {
-            return workingDirectory.resolve(configured).toAbsolutePath().normalize();
+        Setting policy = settings.get(ConfigKey.POLICY);
+        if (policy.rejected() != null) {
+            return null;
+        }
+        if (policy.value() != null) {
+            return workingDirectory.resolve(policy.value()).toAbsolutePath().normalize();
         }
         for (Path dir : mainJarDirectory == null ? List.of(workingDirectory) : List.of(workingDirectory, mainJarDirectory)) {
             for (String name : DEFAULT_POLICY_NAMES) {
@@ -116,6 +226,10 @@ public final class AgentConfig {
 
     /** What the summary says was searched when no policy was found. */
     public String defaultPolicySearch(Path workingDirectory, Path mainJarDirectory) {
+        Setting policy = settings.get(ConfigKey.POLICY);
+        if (policy.rejected() != null) {
+            return "policy=" + shown(policy.rejected()) + ", which is not a valid path";
+        }
         String where = workingDirectory.toAbsolutePath().normalize().toString();
         if (mainJarDirectory != null) {
             where += " or " + mainJarDirectory;
@@ -124,89 +238,60 @@ public final class AgentConfig {
     }
 
     public boolean failOpen() {
-        return "allow".equalsIgnoreCase(onError());
+        return "allow".equals(onError());
     }
 
     public String onError() {
-        String value = values.getOrDefault(ON_ERROR, "deny");
-        return "allow".equalsIgnoreCase(value) ? "allow" : "deny";
+        return value(ConfigKey.ON_ERROR);
     }
 
     public LogTarget log() {
-        String value = values.getOrDefault(LOG, "app").toLowerCase(Locale.ROOT);
-        switch (value) {
-            case "stderr":
-                return LogTarget.STDERR;
-            case "off":
-                return LogTarget.OFF;
-            default:
-                return LogTarget.APP;
-        }
+        String value = value(ConfigKey.LOG);
+        return "stderr".equals(value) ? LogTarget.STDERR : "off".equals(value) ? LogTarget.OFF : LogTarget.APP;
     }
 
+    /** The audit file as configured, or {@code null}: no audit. */
     public String audit() {
-        String value = values.get(AUDIT);
-        return value == null || value.isEmpty() ? null : value;
+        return value(ConfigKey.AUDIT);
     }
 
     public boolean debug() {
-        return Boolean.parseBoolean(values.getOrDefault(DEBUG, "false"));
+        return flag(ConfigKey.DEBUG);
     }
 
     public boolean logArguments() {
-        return Boolean.parseBoolean(values.getOrDefault(LOG_ARGUMENTS, "false"));
+        return flag(ConfigKey.LOG_ARGUMENTS);
     }
 
-    /**
-     * Whether the stdio transports of SDKs before 2.1.0 send serialized (their concurrent sends lose
-     * messages); only an explicit {@code false} turns it off.
-     */
+    /** Whether the stdio transports of SDKs before 2.1.0 send serialized (their concurrent sends lose messages). */
     public boolean serializeStdio() {
-        return !"false".equalsIgnoreCase(values.getOrDefault(SERIALIZE_STDIO, "true"));
+        return flag(ConfigKey.SERIALIZE_STDIO);
     }
 
+    /** Whether reloading was asked for; it is not built yet, so the policy is read once either way. */
     public boolean reload() {
-        return Boolean.parseBoolean(values.getOrDefault(RELOAD, "true"));
+        return flag(ConfigKey.RELOAD);
     }
 
-    /** Values that were set and where each came from, for the startup summary. */
-    public Map<String, String> sources() {
-        return sources;
+    /** Every key's setting, in {@link ConfigKey} order. */
+    public List<Setting> settings() {
+        return List.copyOf(settings.values());
     }
 
-    /** Mistakes in the configuration itself (unknown keys, bad values), reported at startup. */
+    public Setting setting(ConfigKey key) {
+        return settings.get(key);
+    }
+
+    /** Mistakes in the configuration itself (unknown keys, values not allowed), each naming its source; reported at startup. */
     public List<String> problems() {
-        List<String> all = new java.util.ArrayList<>(problems);
-        checkOneOf(ON_ERROR, onError(), all, "deny", "allow");
-        checkOneOf(LOG, log().name().toLowerCase(Locale.ROOT), all, "app", "stderr", "off");
-        checkOneOf(SERIALIZE_STDIO, String.valueOf(serializeStdio()), all, "true", "false");
-        return all;
+        return problems;
     }
 
-    private void checkOneOf(String key, String using, List<String> out, String... allowed) {
-        String value = values.get(key);
-        if (value != null && !List.of(allowed).contains(value.toLowerCase(Locale.ROOT))) {
-            out.add(key + "=" + value + " is not one of " + String.join("|", allowed) + "; using " + using);
-        }
+    private String value(ConfigKey key) {
+        return settings.get(key).value();
     }
 
-    /** System properties or environment; a class rather than a method reference: no lambda bootstrap in premain. */
-    private static final class JvmLookup implements Lookup {
-        private final boolean environment;
-
-        JvmLookup(boolean environment) {
-            this.environment = environment;
-        }
-
-        @Override
-        public String get(String name) {
-            return environment ? System.getenv(name) : System.getProperty(name);
-        }
-    }
-
-    /** A read-only view of one configuration source. */
-    @FunctionalInterface
-    public interface Lookup {
-        String get(String name);
+    private boolean flag(ConfigKey key) {
+        return "true".equals(value(key));
     }
 }

@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.instrumentation;
 
 import dev.mcppolicy.agent.canary.Canary;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.lang.instrument.ClassFileTransformer;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,9 @@ public final class HookInstaller {
      * @param prefiltered the internal names the premain-time filter lets through; every hooked type
      *     must be among them, or its hooks would never run
      * @param serializeStdio see {@link McpSdkModule#instrumentations(boolean)}
+     * @param summary told what each woven class got
      */
-    public static ClassFileTransformer build(Set<String> prefiltered, boolean serializeStdio) {
+    public static ClassFileTransformer build(Set<String> prefiltered, boolean serializeStdio, StartupSummary summary) {
         List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations(serializeStdio));
         Set<String> missing = new TreeSet<>();
         for (TypeInstrumentation instrumentation : all) {
@@ -32,6 +34,6 @@ public final class HookInstaller {
             throw new IllegalStateException("hooked types missing from HookedTypes: " + missing);
         }
         all.add(Canary.instrumentation());
-        return new HookTransformer(all);
+        return new HookTransformer(all, summary);
     }
 }

@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.instrumentation;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
@@ -15,14 +16,16 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * Weaves the hooks into the SDK classes, one ASM pass per hooked class: methods no hook selects are
- * copied as they are, byte for byte. After each class it says what was hooked, and WARNs loudly about
- * a hook that found no method to apply to. A throwable escapes to the caller, which reports it; the
+ * copied as they are, byte for byte. After each class it tells the startup summary what was hooked,
+ * which WARNs loudly about a hook that found no method to apply to. A throwable escapes to the caller, which reports it; the
  * class then loads unchanged.
  */
 public final class HookTransformer implements ClassFileTransformer {
     private final Map<String, TypeInstrumentation> byInternalName = new HashMap<>();
+    private final StartupSummary summary;
 
-    public HookTransformer(List<TypeInstrumentation> instrumentations) {
+    public HookTransformer(List<TypeInstrumentation> instrumentations, StartupSummary summary) {
+        this.summary = summary;
         for (TypeInstrumentation instrumentation : instrumentations) {
             byInternalName.put(instrumentation.internalName(), instrumentation);
         }
@@ -49,16 +52,15 @@ public final class HookTransformer implements ClassFileTransformer {
         return null;
     }
 
-    private static void report(String type, boolean announces, List<TypeInstrumentation.Hook> hooks, int[] matched,
-            ProtectionDomain domain) {
+    private void report(String type, boolean announces, List<TypeInstrumentation.Hook> hooks, int[] matched, ProtectionDomain domain) {
         List<String> applied = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
         for (int i = 0; i < hooks.size(); i++) {
             TypeInstrumentation.Hook hook = hooks.get(i);
             if (matched[i] == 0 && hook.expected() == 0) {
                 Diagnostics.debug(type + ": nothing to hook for " + hook.what() + " in this version");
             } else if (matched[i] < hook.expected()) {
-                Diagnostics.warn("NOT instrumented: " + type + " " + SdkVersion.of(domain) + ": no method for " + hook.what()
-                        + " (expected the SDK " + McpSdkModule.VERSIONS + " shape); these calls are NOT policed");
+                missing.add(hook.what());
             } else if (matched[i] > hook.most()) {
                 Diagnostics.warn("instrumented MORE than expected: " + type + " " + SdkVersion.of(domain) + ": " + matched[i]
                         + " places for " + hook.what() + " where the SDK " + McpSdkModule.VERSIONS + " shape has " + hook.most()
@@ -68,8 +70,8 @@ public final class HookTransformer implements ClassFileTransformer {
                 applied.add(hook.what());
             }
         }
-        if (!applied.isEmpty() && announces) {
-            Diagnostics.info("instrumented " + type + " " + SdkVersion.of(domain) + ": " + String.join(", ", applied));
+        if (!applied.isEmpty() || !missing.isEmpty()) {
+            summary.instrumented(type, SdkVersion.of(domain), applied, missing, announces);
         }
     }
 

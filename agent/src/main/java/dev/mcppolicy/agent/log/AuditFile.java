@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.log;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.log.DecisionRecord;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * next record. A file deleted under the agent (or its directory) is created again. Records still queued when the JVM exits are written by a shutdown hook, for up to
  * {@link #DRAIN_MILLIS} ms.
  */
-final class AuditFile {
+final class AuditFile implements DecisionListener {
     static final long ROTATE_BYTES = 50L * 1024 * 1024;
     static final int QUEUE = 10_000;
     static final long DRAIN_MILLIS = 2_000;
@@ -36,6 +37,16 @@ final class AuditFile {
 
     AuditFile(Path path) {
         this.path = path.toAbsolutePath();
+    }
+
+    @Override
+    public void decided(DecisionRecord record, ClassLoader sdkLoader) {
+        append(record.toJson());
+    }
+
+    @Override
+    public String name() {
+        return "audit file";
     }
 
     /** Queues one record; never blocks, never throws. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mcppolicy.agent.HookedTypes;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.instrumentation.HookTransformer;
+import dev.mcppolicy.agent.status.AgentStatus;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -24,14 +26,17 @@ class CanaryTest {
 
     @Test
     void saysLoudlyWhenTheHooksDoNotFire() {
-        String err = stderrOf(Canary::check);
+        StartupSummary summary = new StartupSummary();
+        String err = stderrOf(() -> Canary.check(summary));
         assertThat(err).contains("[mcp-policy] ERROR canary: the hooks did not fire (" + CanaryTarget.UNHOOKED
                 + "); MCP tool calls are NOT policed");
+        assertThat(summary.status().canary())
+                .isEqualTo(new AgentStatus.CanaryResult(AgentStatus.CanaryResult.Outcome.HOOKS_DID_NOT_FIRE, CanaryTarget.UNHOOKED));
     }
 
     @Test
     void theCanaryShapeIsWovenByItsInstrumentation() throws Exception {
-        HookTransformer transformer = new HookTransformer(List.of(Canary.instrumentation()));
+        HookTransformer transformer = new HookTransformer(List.of(Canary.instrumentation()), new StartupSummary());
         byte[] original;
         try (var in = Canary.class.getClassLoader().getResourceAsStream(HookedTypes.CANARY + ".class")) {
             original = in.readAllBytes();

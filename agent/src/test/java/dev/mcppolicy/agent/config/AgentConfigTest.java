@@ -2,37 +2,171 @@ package dev.mcppolicy.agent.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.agent.config.AgentConfig.Setting;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class AgentConfigTest {
-    private static AgentConfig.Lookup of(Map<String, String> values) {
-        return values::get;
-    }
+    private static final Map<String, String> NONE = Map.of();
 
     @Test
     void agentArgumentsBeatSystemPropertiesWhichBeatTheEnvironment() {
         AgentConfig config = AgentConfig.resolve("log=off",
-                of(Map.of("mcppolicy.log", "stderr", "mcppolicy.on_error", "allow")),
-                of(Map.of("MCPPOLICY_LOG", "app", "MCPPOLICY_ON_ERROR", "deny", "MCPPOLICY_AUDIT", "audit.jsonl")));
+                Map.of("mcppolicy.log", "stderr", "mcppolicy.on_error", "allow"),
+                Map.of("MCPPOLICY_LOG", "app", "MCPPOLICY_ON_ERROR", "deny", "MCPPOLICY_AUDIT", "audit.jsonl"));
         assertThat(config.log()).isEqualTo(AgentConfig.LogTarget.OFF);
         assertThat(config.onError()).isEqualTo("allow");
+        assertThat(config.failOpen()).isTrue();
         assertThat(config.audit()).isEqualTo("audit.jsonl");
-        assertThat(config.sources()).containsEntry("log", "agent argument").containsEntry("on_error", "-Dmcppolicy.on_error")
-                .containsEntry("audit", "MCPPOLICY_AUDIT");
+        assertThat(config.setting(ConfigKey.LOG).source()).isEqualTo("agent-args");
+        assertThat(config.setting(ConfigKey.ON_ERROR).source()).isEqualTo("-Dmcppolicy.on_error");
+        assertThat(config.setting(ConfigKey.AUDIT).source()).isEqualTo("MCPPOLICY_AUDIT");
+        assertThat(config.setting(ConfigKey.DEBUG).source()).isEqualTo("default");
+        assertThat(config.problems()).isEmpty();
     }
 
     @Test
-    void defaultsFailClosedAndLogToTheApp() {
-        AgentConfig config = AgentConfig.resolve(null, of(Map.of()), of(Map.of()));
+    void defaultsFailClosedLogToTheAppAndReloadNothing() {
+        AgentConfig config = AgentConfig.resolve(null, NONE, NONE);
         assertThat(config.onError()).isEqualTo("deny");
         assertThat(config.failOpen()).isFalse();
         assertThat(config.log()).isEqualTo(AgentConfig.LogTarget.APP);
         assertThat(config.audit()).isNull();
+        assertThat(config.debug()).isFalse();
+        assertThat(config.logArguments()).isFalse();
+        assertThat(config.reload()).isFalse();
+        assertThat(config.serializeStdio()).isTrue();
         assertThat(config.problems()).isEmpty();
+        assertThat(config.settings()).extracting(Setting::key).containsExactly(ConfigKey.values());
+        assertThat(config.settings()).allMatch(Setting::isDefault)
+                .allMatch(setting -> java.util.Objects.equals(setting.value(), setting.key().defaultValue()));
+    }
+
+    /** Each source, for each key that takes listed values: a value not listed is reported and the key keeps its default. */
+    static Stream<Arguments> badValues() {
+        Stream.Builder<Arguments> all = Stream.builder();
+        for (ConfigKey key : ConfigKey.values()) {
+            if (key.type() == ConfigKey.Type.PATH) {
+                continue;
+            }
+            for (String bad : List.of("yes", "maybe", "", "1", "deny allow")) {
+                all.add(Arguments.of(key, bad, "args"));
+            }
+            all.add(Arguments.of(key, "yes", "property"));
+            all.add(Arguments.of(key, "yes", "environment"));
+        }
+        return all.build();
+    }
+
+    @ParameterizedTest(name = "{0}={1} in {2}")
+    @MethodSource("badValues")
+    void aValueNotAllowedIsReportedWithItsSourceAndTheKeyKeepsItsDefault(ConfigKey key, String bad, String where) {
+        AgentConfig config;
+        String source;
+        switch (where) {
+            case "args":
+                config = AgentConfig.resolve(key.key() + "=" + bad, NONE, NONE);
+                source = "agent-args";
+                break;
+            case "property":
+                config = AgentConfig.resolve(null, Map.of(key.systemProperty(), bad), NONE);
+                source = "-D" + key.systemProperty();
+                break;
+            default:
+                config = AgentConfig.resolve(null, NONE, Map.of(key.environmentVariable(), bad));
+                source = key.environmentVariable();
+        }
+        assertThat(config.problems()).singleElement().asString()
+                .startsWith(key.key() + "='" + bad + "' (from " + source + ") is not one of " + String.join("|", key.allowed()))
+                .endsWith("using the default, " + key.key() + "=" + key.defaultValue());
+        assertThat(config.setting(key)).isEqualTo(new Setting(key, key.defaultValue(), source, bad));
+    }
+
+    @Test
+    void badValuesFallBackToTheSafeChoice() {
+        AgentConfig config = AgentConfig.resolve("on_error=open,log=file,debug=yes,log_arguments=yes,reload=1,serialize_stdio=no",
+                NONE, NONE);
+        assertThat(config.problems()).hasSize(6);
+        assertThat(config.onError()).isEqualTo("deny");
+        assertThat(config.failOpen()).isFalse();
+        assertThat(config.log()).isEqualTo(AgentConfig.LogTarget.APP);
+        assertThat(config.debug()).isFalse();
+        assertThat(config.logArguments()).isFalse();
+        assertThat(config.reload()).isFalse();
+        assertThat(config.serializeStdio()).isTrue();
+    }
+
+    @Test
+    void aBadValueIsNotReplacedByALowerSource() {
+        AgentConfig config = AgentConfig.resolve("on_error=alow", Map.of("mcppolicy.on_error", "allow"), NONE);
+        assertThat(config.onError()).isEqualTo("deny");
+        assertThat(config.setting(ConfigKey.ON_ERROR).source()).isEqualTo("agent-args");
+        assertThat(config.problems()).singleElement().asString().contains("on_error='alow' (from agent-args) is not one of deny|allow");
+    }
+
+    @Test
+    void valuesAreCaseInsensitiveAndTrimmedAndABareKeyIsTrue() {
+        AgentConfig config = AgentConfig.resolve("on_error= ALLOW ,log=Stderr,debug", NONE, Map.of("MCPPOLICY_LOG_ARGUMENTS", "TRUE"));
+        assertThat(config.problems()).isEmpty();
+        assertThat(config.onError()).isEqualTo("allow");
+        assertThat(config.log()).isEqualTo(AgentConfig.LogTarget.STDERR);
+        assertThat(config.debug()).isTrue();
+        assertThat(config.logArguments()).isTrue();
+        assertThat(config.setting(ConfigKey.LOG_ARGUMENTS))
+                .isEqualTo(new Setting(ConfigKey.LOG_ARGUMENTS, "true", "MCPPOLICY_LOG_ARGUMENTS", null));
+    }
+
+    @Test
+    void anEmptyPathIsUnsetAndAnInvalidPolicyPathReadsNoPolicy(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("mcp-policy.json"), "{}");
+        AgentConfig empty = AgentConfig.resolve("audit=,policy=", NONE, NONE);
+        assertThat(empty.problems()).isEmpty();
+        assertThat(empty.audit()).isNull();
+        assertThat(empty.policyPath(dir, null)).isEqualTo(dir.resolve("mcp-policy.json"));
+
+        AgentConfig invalid = AgentConfig.resolve(null, Map.of("mcppolicy.policy", "bad\0name.json"), NONE);
+        assertThat(invalid.problems()).singleElement().asString()
+                .startsWith("policy='bad\\u0000name.json' (from -Dmcppolicy.policy) is not a valid path")
+                .endsWith("no policy is read, so on_error answers every call");
+        assertThat(invalid.policyPath(dir, null)).as("not the default search: not what the user asked for").isNull();
+        assertThat(invalid.defaultPolicySearch(dir, null)).contains("not a valid path");
+    }
+
+    @Test
+    void unknownKeysInEverySourceAreReportedWithTheClosestKnownKey() {
+        AgentConfig config = AgentConfig.resolve("polcy=x.json,colour=blue",
+                Map.of("mcppolicy.debgu", "true", "mcppolicy.debug", "true", "other.property", "x"),
+                Map.of("MCPPOLICY_LOGARGUMENTS", "true", "MCPPOLICY_ON_ERROR", "deny", "PATH", "/bin"));
+        assertThat(config.problems()).containsExactlyInAnyOrder(
+                "unknown key 'polcy' in agent-args; did you mean policy? (known: " + known() + ")",
+                "unknown key 'colour' in agent-args (known: " + known() + ")",
+                "unknown key 'debgu' in -Dmcppolicy.debgu; did you mean debug? (known: " + known() + ")",
+                "unknown key 'logarguments' in MCPPOLICY_LOGARGUMENTS; did you mean log_arguments? (known: " + known() + ")");
+        assertThat(config.debug()).isTrue();
+        assertThat(config.setting(ConfigKey.POLICY).isDefault()).isTrue();
+    }
+
+    private static String known() {
+        return "policy, on_error, log, audit, log_arguments, debug, reload, serialize_stdio";
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConfigKey.class)
+    void everyKeyIsReadFromItsPropertyAndItsEnvironmentVariable(ConfigKey key) {
+        String value = key.type() == ConfigKey.Type.PATH ? "some/file" : key.allowed().get(key.allowed().size() - 1);
+        assertThat(AgentConfig.resolve(null, Map.of("mcppolicy." + key.key(), value), NONE).setting(key))
+                .isEqualTo(new Setting(key, value, "-Dmcppolicy." + key.key(), null));
+        assertThat(AgentConfig.resolve(null, NONE, Map.of(AgentConfig.envName(key.key()), value)).setting(key))
+                .isEqualTo(new Setting(key, value, AgentConfig.envName(key.key()), null));
     }
 
     @Test
@@ -42,24 +176,16 @@ class AgentConfigTest {
     }
 
     @Test
-    void reportsUnknownArgumentsAndBadValuesWithoutGuessingOpen() {
-        AgentConfig config = AgentConfig.resolve("polcy=x.json,on_error=maybe", of(Map.of()), of(Map.of()));
-        assertThat(config.problems()).hasSize(2);
-        assertThat(config.problems().get(0)).contains("unknown agent argument 'polcy'");
-        assertThat(config.onError()).isEqualTo("deny");
-    }
-
-    @Test
     void findsThePolicyInTheWorkingDirectoryThenBesideTheMainJar(@TempDir Path dir) throws Exception {
         Path cwd = Files.createDirectories(dir.resolve("cwd"));
         Path jarDir = Files.createDirectories(dir.resolve("app"));
-        AgentConfig config = AgentConfig.resolve("", of(Map.of()), of(Map.of()));
+        AgentConfig config = AgentConfig.resolve("", NONE, NONE);
         assertThat(config.policyPath(cwd, jarDir)).isNull();
         Files.writeString(jarDir.resolve("mcp-policy.yaml"), "version: '1'");
         assertThat(config.policyPath(cwd, jarDir)).isEqualTo(jarDir.resolve("mcp-policy.yaml"));
         Files.writeString(cwd.resolve("mcp-policy.json"), "{}");
         assertThat(config.policyPath(cwd, jarDir)).isEqualTo(cwd.resolve("mcp-policy.json"));
-        assertThat(AgentConfig.resolve("policy=other.json", of(Map.of()), of(Map.of())).policyPath(cwd, jarDir))
+        assertThat(AgentConfig.resolve("policy=other.json", NONE, NONE).policyPath(cwd, jarDir))
                 .isEqualTo(cwd.resolve("other.json"));
     }
 }

@@ -3,6 +3,8 @@ package dev.mcppolicy.agent.instrumentation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcppolicy.agent.bridge.PolicyBridge;
+import dev.mcppolicy.agent.status.AgentStatus;
+import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -135,13 +137,16 @@ class HookTransformerTest {
     @Test
     void anSdkThatAlreadyEmitsSafelyHasNothingToWeave() {
         Class<?> sample = StdioServerSession21.class;
-        HookTransformer transformer = new HookTransformer(List.of(new McpStdioTransportInstrumentation(internalName(sample))));
+        HookTransformer transformer = new HookTransformer(List.of(new McpStdioTransportInstrumentation(internalName(sample))),
+                new StartupSummary());
         assertThat(transformer.transform(null, null, internalName(sample), null, null, bytes(sample))).isNull();
     }
 
     @Test
     void aClassWithoutTheShapesIsLeftAloneWithAWarnPerMissingHook() {
-        HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncClientInstrumentation(), internalName(StatefulServer.class))));
+        StartupSummary summary = new StartupSummary();
+        HookTransformer transformer = new HookTransformer(
+                List.of(renamed(new McpAsyncClientInstrumentation(), internalName(StatefulServer.class))), summary);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream original = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -155,12 +160,14 @@ class HookTransformerTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains(
                 "[mcp-policy] WARN NOT instrumented: " + StatefulServer.class.getName() + " (version unknown): no method for callTool",
                 "no method for listTools", "these calls are NOT policed");
+        assertThat(summary.status().instrumented()).containsExactly(new AgentStatus.Instrumented(StatefulServer.class.getName(),
+                "(version unknown)", List.of(), List.of("callTool", "listTools")));
     }
 
     @Test
     void aHookThatDecidesCallsAndMatchesTwiceWarns() {
         HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncServerInstrumentation(),
-                internalName(TwoCallHandlersServer.class))));
+                internalName(TwoCallHandlersServer.class))), new StartupSummary());
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream original = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -349,7 +356,7 @@ class HookTransformerTest {
     /** The sample woven with the hooks of {@code instrumentation}, defined (and so verified) by a loader of its own. */
     private Class<?> wovenAs(Class<?> sample, TypeInstrumentation instrumentation) throws Exception {
         PolicyBridge.install(bridge);
-        HookTransformer transformer = new HookTransformer(List.of(renamed(instrumentation, internalName(sample))));
+        HookTransformer transformer = new HookTransformer(List.of(renamed(instrumentation, internalName(sample))), new StartupSummary());
         byte[] woven = transformer.transform(null, null, internalName(sample), null, null, bytes(sample));
         assertThat(woven).as("woven bytes").isNotNull();
         return new WovenLoader(sample.getName(), woven).loadClass(sample.getName());

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshots;
-import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.log.DecisionLog;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +79,7 @@ class McpHooksTest {
     }
 
     private static McpHooks hooks(PolicyHolder holder) {
-        return new McpHooks(holder, new DecisionLog(LogTarget.OFF, null, false));
+        return new McpHooks(holder, new DecisionLog(List.of(), false));
     }
 
     @Test

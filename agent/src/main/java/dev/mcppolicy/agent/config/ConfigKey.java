@@ -1,0 +1,108 @@
+package dev.mcppolicy.agent.config;
+
+import java.util.List;
+
+/**
+ * Every configuration key, declared once (SPEC §2): its name, type, default, allowed values and
+ * meaning. {@link AgentConfig} validates against this list, the startup summary and the "unknown key"
+ * message are built from it, and {@code ConfigTableTest} holds README's configuration table to it.
+ *
+ * <p>Each default is the safe choice, so a value that is not allowed falls back to it (an invalid
+ * {@code policy} path is the exception: it reads no policy, and {@code on_error} answers every call).
+ * The order is README's.
+ */
+public enum ConfigKey {
+    POLICY("policy", Type.PATH, null, "mcp-policy.json (then .yaml, .yml) in the working directory, then beside the app's main jar",
+            "the policy file"),
+    ON_ERROR("on_error", Type.CHOICE, "deny", List.of("deny", "allow"),
+            "what a missing or invalid policy, or an internal error, does: deny (fail closed) or allow (fail open)"),
+    LOG("log", Type.CHOICE, "app", List.of("app", "stderr", "off"), "where decision lines go"),
+    AUDIT("audit", Type.PATH, null, "unset", "path of a JSON-lines audit file, one object per decision"),
+    LOG_ARGUMENTS("log_arguments", Type.BOOLEAN, "false", "also log argument values (off: only keys and a hash)"),
+    DEBUG("debug", Type.BOOLEAN, "false", "the agent's own diagnostics on stderr"),
+    RELOAD("reload", Type.BOOLEAN, "false", "watch the policy file and apply valid changes (not built yet: the policy is read once)"),
+    SERIALIZE_STDIO("serialize_stdio", Type.BOOLEAN, "true",
+            "carry the MCP SDK 2.1.0 fix for lost stdio messages into older SDKs");
+
+    /** What a key's value is. */
+    public enum Type { BOOLEAN, CHOICE, PATH }
+
+    private final String key;
+    private final Type type;
+    private final String defaultValue;
+    private final String defaultText;
+    private final List<String> allowed;
+    private final String meaning;
+
+    /** A boolean key. */
+    ConfigKey(String key, Type type, String defaultValue, String meaning) {
+        this(key, type, defaultValue, defaultValue, List.of("true", "false"), meaning);
+    }
+
+    /** A key that takes one of {@code allowed}. */
+    ConfigKey(String key, Type type, String defaultValue, List<String> allowed, String meaning) {
+        this(key, type, defaultValue, defaultValue, allowed, meaning);
+    }
+
+    /** A path, whose default README states in words. */
+    ConfigKey(String key, Type type, String defaultValue, String defaultText, String meaning) {
+        this(key, type, defaultValue, defaultText, List.of(), meaning);
+    }
+
+    ConfigKey(String key, Type type, String defaultValue, String defaultText, List<String> allowed, String meaning) {
+        this.key = key;
+        this.type = type;
+        this.defaultValue = defaultValue;
+        this.defaultText = defaultText;
+        this.allowed = allowed;
+        this.meaning = meaning;
+    }
+
+    /** The key as it is written: {@code on_error}. */
+    public String key() {
+        return key;
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    /** The value used when none is set (or the one set is not allowed); {@code null}: unset. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** The default as README states it: the value, or what happens when the key is unset. */
+    public String defaultText() {
+        return defaultText;
+    }
+
+    /** The values a {@link Type#BOOLEAN} or {@link Type#CHOICE} key takes (case-insensitive); empty for a path. */
+    public List<String> allowed() {
+        return allowed;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The system property that sets it: {@code mcppolicy.on_error}. */
+    public String systemProperty() {
+        return AgentConfig.PROPERTY_PREFIX + key;
+    }
+
+    /** The environment variable that sets it: {@code MCPPOLICY_ON_ERROR}. */
+    public String environmentVariable() {
+        return AgentConfig.envName(key);
+    }
+
+    /** The key named {@code key}, or {@code null}. */
+    public static ConfigKey named(String key) {
+        for (ConfigKey candidate : values()) {
+            if (candidate.key.equals(key)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.mcppolicy.agent.log;
+
+import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.status.StartupSummary;
+import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.json.CanonicalJson;
+import dev.mcppolicy.log.DecisionRecord;
+import java.util.Map;
+
+/**
+ * The decision line (SPEC §8), written through the sink {@code log} chose. With {@code log=app} the
+ * sink is picked at the first decision, from the class loader of the MCP SDK that made it: the app's
+ * SLF4J when it has a real provider, else {@code java.util.logging}. A sink that throws (the app's
+ * logger) is reported once and the line goes to stderr instead; arguments that cannot be read make a
+ * line without their keys and hash.
+ */
+final class DecisionLine implements DecisionListener {
+    /** The fields a line for empty arguments has, which a line for unreadable ones must not. */
+    private static final String NO_ARGUMENTS = " arg_keys=\"\" args_sha256=" + CanonicalJson.sha256(Map.of());
+
+    private final StartupSummary summary;
+    private volatile DecisionSink sink;
+
+    /** @param sink the sink, or {@code null}: the app's logger, found at the first decision */
+    DecisionLine(DecisionSink sink, StartupSummary summary) {
+        this.sink = sink;
+        this.summary = summary;
+    }
+
+    @Override
+    public void decided(DecisionRecord record, ClassLoader sdkLoader) {
+        String line;
+        try {
+            line = record.toLine();
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("decision log line", "tool " + record.call().tool(), e);
+            line = unreadableArguments(record, e);
+        }
+        try {
+            sinkFor(sdkLoader).accept(record.decision().isWarning(), line);
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("decision log sink", e);
+            System.err.println(line);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "log line";
+    }
+
+    /** The line of a call whose arguments could not be read: every field but their keys and hash. */
+    private static String unreadableArguments(DecisionRecord record, Throwable error) {
+        ToolCall call = record.call();
+        ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), Map.of(), call.sessionId(), call.clientId(), null);
+        // the keys and hash of no arguments would claim what was not read
+        return new DecisionRecord(record.at(), without, record.decision(), record.tookMicros(), false).toLine()
+                .replace(NO_ARGUMENTS, " args_unreadable=" + error.getClass().getSimpleName());
+    }
+
+    private DecisionSink sinkFor(ClassLoader sdkLoader) {
+        DecisionSink current = sink;
+        if (current == null) {
+            synchronized (this) {
+                current = sink;
+                if (current == null) {
+                    current = Slf4jSink.find(sdkLoader);
+                    if (current == null) {
+                        current = DecisionSink.jul();
+                    }
+                    summary.decisionLogChosen(current.describe());
+                    sink = current;
+                }
+            }
+        }
+        return current;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.mcppolicy.agent.status;
+
+import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.config.AgentConfig;
+import dev.mcppolicy.agent.config.AgentConfig.Setting;
+import dev.mcppolicy.agent.config.ConfigKey;
+import dev.mcppolicy.agent.instrumentation.McpSdkModule;
+import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.policy.PolicyLint;
+import dev.mcppolicy.policy.PolicyWarning;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The startup summary (README "Add it to your app"): each fact the agent learns as it starts is
+ * recorded in its {@link AgentStatus} and printed from there as one {@code [mcp-policy]} line on stderr.
+ * Version and configuration come at premain; the policy, the instrumented classes, the canary and the
+ * decision log's logger later, as each becomes known. The part run at premain uses no lambdas.
+ */
+public final class StartupSummary {
+    private final AgentStatus status = new AgentStatus();
+
+    /** What the agent knows so far, for readers that come later (JMX, the admin page). */
+    public AgentStatus status() {
+        return status;
+    }
+
+    public void started(String version, String javaVersion, boolean lateAttach) {
+        status.started(version, javaVersion, lateAttach);
+        Diagnostics.info("mcp-policy-agent " + version + " on Java " + javaVersion + (lateAttach ? " (attached to a running JVM)" : ""));
+    }
+
+    /**
+     * An ERROR line per configuration problem, then every key's effective value and its source on one
+     * line; a WARN when {@code reload} is asked for, which is not built yet. Paths are shown resolved
+     * against {@code workingDirectory}.
+     */
+    public void configured(AgentConfig config, Path workingDirectory) {
+        status.configured(config.settings());
+        AgentConfig.LogTarget log = config.log();
+        if (log != AgentConfig.LogTarget.APP) {
+            status.decisionLog(log.name().toLowerCase(Locale.ROOT));
+        }
+        for (String problem : config.problems()) {
+            Diagnostics.error("configuration: " + problem);
+        }
+        StringBuilder line = new StringBuilder("configuration:");
+        String separator = " ";
+        for (Setting setting : config.settings()) {
+            line.append(separator).append(setting.key().key()).append('=').append(shown(setting, workingDirectory)).append(" (")
+                    .append(setting.rejected() == null ? setting.source() : "default; the value in " + setting.source() + " is not valid")
+                    .append(')');
+            separator = ", ";
+        }
+        Diagnostics.info(line.toString());
+        if (config.reload()) {
+            Diagnostics.warn("configuration: reload=true (from " + config.setting(ConfigKey.RELOAD).source()
+                    + ") is not built yet; the policy is read once, at start");
+        }
+    }
+
+    private static String shown(Setting setting, Path workingDirectory) {
+        if (setting.key().type() != ConfigKey.Type.PATH) {
+            return setting.value();
+        }
+        if (setting.value() != null) {
+            return workingDirectory.resolve(setting.value()).toAbsolutePath().normalize().toString();
+        }
+        return setting.key() == ConfigKey.POLICY ? "mcp-policy.json|yaml|yml" : "off";
+    }
+
+    /** At premain: what will be hooked once the first MCP class loads. */
+    public void waitingForMcp(boolean serializeStdio) {
+        Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools,"
+                + " HTTP caller identity" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
+                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol class loads");
+    }
+
+    public void hooksInstalled(long millis) {
+        status.hooks(new AgentStatus.Hooks(AgentStatus.Hooks.State.INSTALLED, null));
+        Diagnostics.debug("MCP SDK seen; hooks ready in " + millis + " ms");
+    }
+
+    public void hooksFailed(Throwable error) {
+        status.hooks(new AgentStatus.Hooks(AgentStatus.Hooks.State.FAILED, error.toString()));
+        Diagnostics.error("could not install the MCP hooks; MCP tool calls are NOT policed: " + error);
+        error.printStackTrace(System.err);
+    }
+
+    /** The policy line, then a WARN for each weakness {@code check} warns about (for users who never ran it). */
+    public void policyLoaded(Path path, Policy policy) {
+        List<PolicyWarning> warnings = PolicyLint.warnings(policy);
+        List<String> texts = new ArrayList<>(warnings.size());
+        for (PolicyWarning warning : warnings) {
+            texts.add(warning.toString());
+        }
+        String mode = policy.mode().name().toLowerCase(Locale.ROOT);
+        String defaultAction = policy.defaultAction().name().toLowerCase(Locale.ROOT);
+        status.policy(new AgentStatus.PolicyStatus(AgentStatus.PolicyStatus.State.LOADED, path, policy.sha256(), mode, defaultAction,
+                texts, null));
+        Diagnostics.info("policy " + path + " sha256=" + policy.sha256() + " mode=" + mode + " default=" + defaultAction);
+        for (String warning : texts) {
+            Diagnostics.warn("policy " + warning);
+        }
+    }
+
+    /** No policy in force: every call is answered by {@code on_error}; {@code errors} lists why (every parse error). */
+    public void policyUnavailable(Path path, String errors, boolean failOpen) {
+        status.policy(new AgentStatus.PolicyStatus(AgentStatus.PolicyStatus.State.UNAVAILABLE, path, null, null, null, List.of(), errors));
+        if (failOpen) {
+            Diagnostics.error("policy unavailable, every tool call will be ALLOWED unchecked (on_error=allow): " + errors);
+        } else {
+            Diagnostics.error("policy unavailable, every tool call will be denied (on_error=deny): " + errors);
+        }
+    }
+
+    /**
+     * One class woven: a WARN per hook that found no method (those calls are not policed), then, for an
+     * SDK class ({@code announce}), the hooks it got.
+     */
+    public void instrumented(String type, String sdk, List<String> hooks, List<String> missing, boolean announce) {
+        if (announce) {
+            status.instrumented(new AgentStatus.Instrumented(type, sdk, hooks, missing));
+        }
+        for (String hook : missing) {
+            Diagnostics.warn("NOT instrumented: " + type + " " + sdk + ": no method for " + hook
+                    + " (expected the SDK " + McpSdkModule.VERSIONS + " shape); these calls are NOT policed");
+        }
+        if (!hooks.isEmpty() && announce) {
+            Diagnostics.info("instrumented " + type + " " + sdk + ": " + String.join(", ", hooks));
+        }
+    }
+
+    public void canaryFired() {
+        status.canary(new AgentStatus.CanaryResult(AgentStatus.CanaryResult.Outcome.HOOKS_FIRE, null));
+        Diagnostics.info("canary: the hooks fire (a woven tools/call handler reached the policy)");
+    }
+
+    /** The canary's handler answered {@code answer} rather than the hooks' answer. */
+    public void canaryDidNotFire(String answer) {
+        status.canary(new AgentStatus.CanaryResult(AgentStatus.CanaryResult.Outcome.HOOKS_DID_NOT_FIRE, answer));
+        Diagnostics.error("canary: the hooks did not fire (" + answer + "); MCP tool calls are NOT policed");
+    }
+
+    public void canaryNotChecked(Throwable error) {
+        status.canary(new AgentStatus.CanaryResult(AgentStatus.CanaryResult.Outcome.NOT_CHECKED, error.toString()));
+        Diagnostics.error("canary: the hooks could not be checked, MCP tool calls may NOT be policed: " + error);
+    }
+
+    /** With {@code log=app}, the logger the first decision found. */
+    public void decisionLogChosen(String sink) {
+        status.decisionLog(sink);
+        Diagnostics.info("decision log: " + sink);
+    }
+}
