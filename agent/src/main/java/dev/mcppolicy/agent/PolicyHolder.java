@@ -78,7 +78,9 @@ public final class PolicyHolder {
         }
         try {
             Policy policy = PolicyParser.parse(path);
-            return new PolicyHolder(new State(PolicyEngine.of(policy, clock), null, path, null), failOpen);
+            PolicyEngine engine = PolicyEngine.of(policy, clock);
+            engine.warmUp();
+            return new PolicyHolder(new State(engine, null, path, null), failOpen);
         } catch (PolicyException e) {
             int count = e.errors().size();
             String reason = "invalid policy " + path.getFileName() + " (" + count + (count == 1 ? " error" : " errors")

@@ -215,7 +215,7 @@ class HostileCallsTest {
         final AtomicInteger calls = new AtomicInteger();
 
         @Override
-        public Admission tryAcquire(Limit[] limits, String sessionId, String clientId, long nowMillis) {
+        public Admission tryAcquire(Limit[] limits, String[] keys, long nowMillis) {
             calls.incrementAndGet();
             throw failure;
         }

@@ -11,6 +11,7 @@ import dev.mcppolicy.policy.Action;
 import dev.mcppolicy.policy.Condition;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Mode;
+import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.policy.ToolRule;
 import dev.mcppolicy.ratelimit.Admission;
 import dev.mcppolicy.ratelimit.RateLimitStore;
@@ -40,6 +41,8 @@ final class CompiledRule {
     private final Limit[] limits;
     private final String[] limitPointers;
     private final String[] limitReasons;
+    /** The keys of {@link #limits} when they are all {@code global} (the same for every call), else {@code null}. */
+    private final String[] globalKeys;
     private final Clock clock;
     private final RateLimitStore store;
     private final Decision passed;
@@ -95,11 +98,16 @@ final class CompiledRule {
         this.limits = new Limit[order.length];
         this.limitPointers = new String[order.length];
         this.limitReasons = new String[order.length];
+        boolean allGlobal = true;
         for (int i = 0; i < order.length; i++) {
             limits[i] = merged.get(order[i]);
             limitPointers[i] = pointers.get(order[i]);
             limitReasons[i] = "rate limit exceeded: counter '" + limits[i].counter() + "' allows " + limits[i].describe();
-            context.store().prepare(limits[i]);
+            allGlobal &= limits[i].scope() == Scope.GLOBAL;
+        }
+        this.globalKeys = allGlobal ? new String[limits.length] : null;
+        if (allGlobal) {
+            Arrays.fill(globalKeys, RateLimitStore.GLOBAL_KEY);
         }
         this.passed = action == Action.REQUIRE_APPROVAL
                 ? new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer, "approval required", 0)
@@ -162,14 +170,26 @@ final class CompiledRule {
             }
         }
         if (limits.length > 0) {
-            Admission admission = store.tryAcquire(limits, call.sessionId(), call.clientId(), clock.millis());
+            Admission admission = acquire(call);
             if (!admission.admitted()) {
-                int refused = admission.refusedBy();
-                long seconds = (admission.retryAfterMillis() + 999) / 1000;
-                return Decisions.deny(mode, limitPointers[refused], limitReasons[refused], seconds);
+                return denial(admission);
             }
         }
         return passed;
+    }
+
+    /** SPEC §4 step 6: one unit from every limit, or from none. */
+    private Admission acquire(ToolCall call) {
+        if (limits.length == 1) {
+            return store.tryAcquire(limits[0], CounterKeys.of(limits[0].scope(), call), clock.millis());
+        }
+        return store.tryAcquire(limits, globalKeys != null ? globalKeys : CounterKeys.of(limits, call), clock.millis());
+    }
+
+    private Decision denial(Admission admission) {
+        int refused = admission.refusedBy();
+        long seconds = (admission.retryAfterMillis() + 999) / 1000;
+        return Decisions.deny(mode, limitPointers[refused], limitReasons[refused], seconds);
     }
 
     private Decision validate(ToolCall call, Map<String, ?> arguments) {
