@@ -32,10 +32,11 @@ public interface PolicyEngine {
      * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep denies the call.
      *
      * <p>Only a call that passed every check before the limits and has a limit to count against reaches
-     * the {@link RateLimitStore}, once, with the key of each limit computed here; other calls are
-     * decided as usual. An exception thrown by the store (a shared store that cannot be reached, say)
-     * is not caught here: it propagates from this method unchanged, in monitor mode too. The caller
-     * answers the exception as an internal error (the agent by its {@code on_error} setting).
+     * the {@link RateLimitStore}, once, with the key of each limit computed here. A store that answers
+     * {@link dev.mcppolicy.ratelimit.Admission#unavailable} or throws (an {@code Exception} or a
+     * {@code LinkageError}) does not escape: the call is decided by {@link EngineOptions#storeFail()},
+     * denied by default (fail closed) with the pointer of the first limit it counts against and the
+     * reason {@code rate limit store unavailable: <why>}.
      */
     Decision decide(ToolCall call);
 
@@ -45,7 +46,8 @@ public interface PolicyEngine {
      * first call of each does not pay for it (for the in-memory store, the first key cache loads
      * Caffeine's classes: a tenth of a second or more on a cold JVM). Building an engine calls no store
      * method, so call this off the call path once the engine is built; deciding works the same without
-     * it. Never throws: a store that fails to prepare is left to set itself up on first use.
+     * it. Never throws: a store that fails to prepare is left to set itself up on first use, and if it
+     * still cannot answer then, the calls are decided by {@link EngineOptions#storeFail()}.
      */
     void warmUp();
 

@@ -12,6 +12,9 @@ import dev.mcppolicy.policy.Limit;
  * never derives them from a call or a scope, so every store counts the same calls together. State is
  * never identified by the policy that declared it, so a store outlives policy reloads and keeps its
  * counts. Time is the engine's: every call brings its {@code nowMillis}, and a store keeps no clock.
+ *
+ * <p>A store that cannot answer returns {@link Admission#unavailable}; the engine treats a store that
+ * throws the same way, and decides the call by its {@code store_fail} option.
  */
 public interface RateLimitStore {
     /** The key the engine passes for a {@code global} limit: one state per counter. */

@@ -11,19 +11,21 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * How the engine uses its {@link RateLimitStore} (issue 10, item 5): the keys it computes, the one
- * clock, and no store call while an engine is built.
+ * clock, no store call while an engine is built, and a store that cannot answer.
  */
 class EngineStoreTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
 
-    /** The in-memory store, with every call written down. */
+    /** The in-memory store, with every call written down; {@link #answer}, when set, replaces its answers. */
     private static final class RecordingStore implements RateLimitStore {
         final RateLimitStore inMemory = RateLimitStore.inMemory();
         final List<String> calls = new ArrayList<>();
+        Supplier<Admission> answer;
 
         @Override
         public Admission tryAcquire(Limit[] limits, String[] keys, long nowMillis) {
@@ -32,7 +34,7 @@ class EngineStoreTest {
                 counted.add(limits[i].counter() + "@" + keys[i]);
             }
             calls.add("tryAcquire " + counted + " at " + Instant.ofEpochMilli(nowMillis));
-            return inMemory.tryAcquire(limits, keys, nowMillis);
+            return answer != null ? answer.get() : inMemory.tryAcquire(limits, keys, nowMillis);
         }
 
         @Override
@@ -118,7 +120,7 @@ class EngineStoreTest {
         RateLimitStore failing = new RateLimitStore() {
             @Override
             public Admission tryAcquire(Limit[] limits, String[] keys, long nowMillis) {
-                return Admission.ADMITTED;
+                return Admission.unavailable("down");
             }
 
             @Override
@@ -133,6 +135,74 @@ class EngineStoreTest {
 
         engine.warmUp();
 
-        assertThat(engine.decide(call("t", "s1", "alice")).effect()).isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(call("t", "s1", "alice")).reason()).isEqualTo("rate limit store unavailable: down");
+    }
+
+    // --- a store that cannot answer ---
+
+    private static final String TWO_LIMITS = """
+            version: "1"
+            all_tools: {limits: [{counter: z-all, window: minute, max: 100}]}
+            tools:
+              t: {limits: [{counter: a-own, window: minute, max: 1}]}
+              watched: {mode: monitor, limits: [{window: minute, max: 1}]}
+              approved: {action: require_approval, limits: [{window: minute, max: 1}]}
+            """;
+
+    @Test
+    void anUnavailableStoreDeniesTheCallByItsFirstLimit() {
+        store.answer = () -> Admission.unavailable("connection refused");
+        PolicyEngine engine = engine(TWO_LIMITS);
+
+        Decision decision = engine.decide(call("t", "s1", "alice"));
+
+        assertThat(decision).isEqualTo(new Decision(Effect.DENY, Effect.DENY, "/all_tools/limits/0",
+                "rate limit store unavailable: connection refused", 0));
+        assertThat(decision.callerMessage("t"))
+                .isEqualTo("Policy denied tool 't': rate limit store unavailable: connection refused [rule /all_tools/limits/0]");
+        assertThat(engine.decide(call("watched", "s1", "alice")))
+                .as("monitor mode lets it through and logs what enforcing would have done")
+                .isEqualTo(new Decision(Effect.ALLOW, Effect.DENY, "/all_tools/limits/0", "rate limit store unavailable: connection refused", 0));
+    }
+
+    @Test
+    void aStoreThatThrowsOrAnswersNothingIsUnavailable() {
+        PolicyEngine engine = engine(TWO_LIMITS);
+
+        store.answer = () -> {
+            throw new IllegalStateException("timed out after 50 ms\nat redis:6379");
+        };
+        assertThat(engine.decide(call("t", "s1", "alice")))
+                .isEqualTo(new Decision(Effect.DENY, Effect.DENY, "/all_tools/limits/0",
+                        "rate limit store unavailable: IllegalStateException: timed out after 50 ms\\nat redis:6379", 0));
+
+        store.answer = () -> {
+            throw new NoClassDefFoundError("io/lettuce/core/RedisClient");
+        };
+        assertThat(engine.decide(call("t", "s1", "alice")).reason())
+                .isEqualTo("rate limit store unavailable: NoClassDefFoundError: io/lettuce/core/RedisClient");
+
+        store.answer = () -> null;
+        assertThat(engine.decide(call("t", "s1", "alice")).reason()).isEqualTo("rate limit store unavailable: the store gave no answer");
+
+        store.answer = () -> Admission.refusedBy(7, 1_000);
+        assertThat(engine.decide(call("t", "s1", "alice")).reason()).isEqualTo("rate limit store unavailable: the store refused limit 7 of 2");
+    }
+
+    @Test
+    void storeFailAllowLetsTheCallThroughUncountedAndSaysSo() {
+        PolicyEngine engine = engine(TWO_LIMITS, EngineOptions.withStore(store).withStoreFail(EngineOptions.StoreFail.ALLOW));
+        store.answer = () -> Admission.unavailable("connection refused");
+        String reason = "rate limit store unavailable: connection refused; let through uncounted (store_fail=allow)";
+
+        assertThat(engine.decide(call("t", "s1", "alice")))
+                .isEqualTo(new Decision(Effect.ALLOW, Effect.DENY, "/all_tools/limits/0", reason, 0));
+        assertThat(engine.decide(call("approved", "s1", "alice")))
+                .as("a rule that asks for approval still does")
+                .isEqualTo(new Decision(Effect.REQUIRE_APPROVAL, Effect.DENY, "/all_tools/limits/0", reason, 0));
+
+        store.answer = null;
+        assertThat(engine.decide(call("t", "s1", "alice")).effect()).as("the calls let through took no units").isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(call("t", "s1", "alice")).rule()).isEqualTo("/tools/t/limits/0");
     }
 }

@@ -40,7 +40,7 @@ public final class CompiledPolicy implements PolicyEngine {
         this.policy = policy;
         this.store = options.store();
         Limits allTools = Limits.of(policy.allToolsLimits(), "/all_tools/limits");
-        RuleContext context = new RuleContext(clock, store, options.maxValueLength(), policy.mode(), allTools);
+        RuleContext context = new RuleContext(clock, store, options.storeFail(), options.maxValueLength(), policy.mode(), allTools);
         this.top = RuleSet.of(policy.tools(), policy.hide(), "/tools", context);
         Map<String, RuleSet> sections = new HashMap<>();
         for (Map.Entry<String, ServerPolicy> entry : policy.servers().entrySet()) {
@@ -79,7 +79,8 @@ public final class CompiledPolicy implements PolicyEngine {
                 store.prepare(limit);
             }
         } catch (Exception | LinkageError e) {
-            // Preparing is only a head start: an unready store sets itself up on first use.
+            // Preparing is only a head start: an unready store sets itself up on first use, or answers
+            // those calls by store_fail.
         }
     }
 
@@ -156,7 +157,8 @@ public final class CompiledPolicy implements PolicyEngine {
     }
 
     /** What every rule of one policy shares. */
-    record RuleContext(Clock clock, RateLimitStore store, int maxValueLength, Mode mode, Limits allTools) {
+    record RuleContext(Clock clock, RateLimitStore store, EngineOptions.StoreFail storeFail, int maxValueLength,
+                       Mode mode, Limits allTools) {
     }
 
     /** The limits that apply to a rule, with the pointer of each for the decision. */

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mcppolicy.condition.ArgumentCondition;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.EngineOptions;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.JsonValues;
 import dev.mcppolicy.policy.Action;
@@ -16,6 +17,7 @@ import dev.mcppolicy.policy.ToolRule;
 import dev.mcppolicy.ratelimit.Admission;
 import dev.mcppolicy.ratelimit.RateLimitStore;
 import dev.mcppolicy.schema.JsonSchema;
+import dev.mcppolicy.text.DisplayText;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +28,9 @@ import java.util.Map;
 
 /** One rule, ready to decide: SPEC §4 steps 3 to 8 for the tools it covers. */
 final class CompiledRule {
+    /** The most chars of a store's reason for being unavailable that a decision repeats. */
+    private static final int STORE_REASON_CAP = 200;
+
     private final Action action;
     private final Mode mode;
     private final Decision deniedOutright;
@@ -43,8 +48,11 @@ final class CompiledRule {
     private final String[] limitReasons;
     /** The keys of {@link #limits} when they are all {@code global} (the same for every call), else {@code null}. */
     private final String[] globalKeys;
+    /** The first limit a call counts against, in policy order: the rule of a store-unavailable decision. */
+    private final String firstLimitPointer;
     private final Clock clock;
     private final RateLimitStore store;
+    private final EngineOptions.StoreFail storeFail;
     private final Decision passed;
     private final Cache<Map<String, ?>, Object> inputSchemas;
 
@@ -53,6 +61,7 @@ final class CompiledRule {
         this.mode = rule.mode() != null ? rule.mode() : context.mode();
         this.clock = context.clock();
         this.store = context.store();
+        this.storeFail = context.storeFail();
         String reason = rule.reason();
         this.deniedOutright = Decisions.deny(mode, pointer, reason != null ? reason : "tool is denied by policy", 0);
         this.schema = rule.argumentsSchema();
@@ -109,6 +118,7 @@ final class CompiledRule {
         if (allGlobal) {
             Arrays.fill(globalKeys, RateLimitStore.GLOBAL_KEY);
         }
+        this.firstLimitPointer = pointers.isEmpty() ? null : pointers.get(0);
         this.passed = action == Action.REQUIRE_APPROVAL
                 ? new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer, "approval required", 0)
                 : Decisions.allow(pointer);
@@ -178,18 +188,47 @@ final class CompiledRule {
         return passed;
     }
 
-    /** SPEC §4 step 6: one unit from every limit, or from none. */
+    /** SPEC §4 step 6: one unit from every limit, or from none; or the store could not answer. */
     private Admission acquire(ToolCall call) {
-        if (limits.length == 1) {
-            return store.tryAcquire(limits[0], CounterKeys.of(limits[0].scope(), call), clock.millis());
+        String key = limits.length == 1 ? CounterKeys.of(limits[0].scope(), call) : null;
+        String[] keys = key != null ? null : globalKeys != null ? globalKeys : CounterKeys.of(limits, call);
+        long now = clock.millis();
+        Admission admission;
+        try {
+            admission = key != null ? store.tryAcquire(limits[0], key, now) : store.tryAcquire(limits, keys, now);
+        } catch (Exception | LinkageError e) {
+            return Admission.unavailable(describe(e));
         }
-        return store.tryAcquire(limits, globalKeys != null ? globalKeys : CounterKeys.of(limits, call), clock.millis());
+        return admission != null ? admission : Admission.unavailable("the store gave no answer");
     }
 
     private Decision denial(Admission admission) {
         int refused = admission.refusedBy();
+        if (admission.isUnavailable() || refused >= limits.length) {
+            return storeUnavailable(admission.isUnavailable() ? admission.unavailableReason()
+                    : "the store refused limit " + refused + " of " + limits.length);
+        }
         long seconds = (admission.retryAfterMillis() + 999) / 1000;
         return Decisions.deny(mode, limitPointers[refused], limitReasons[refused], seconds);
+    }
+
+    /** The store could not say whether the limits have room: {@code store_fail} decides (SPEC §10). */
+    private Decision storeUnavailable(String why) {
+        StringBuilder reason = new StringBuilder("rate limit store unavailable: ");
+        DisplayText.appendQuoted(why, '"', STORE_REASON_CAP, reason);
+        if (storeFail == EngineOptions.StoreFail.ALLOW) {
+            reason.append("; let through uncounted (store_fail=allow)");
+            return new Decision(passed.effect(), Effect.DENY, firstLimitPointer, reason.toString(), 0);
+        }
+        return Decisions.deny(mode, firstLimitPointer, reason.toString(), 0);
+    }
+
+    private static String describe(Throwable failure) {
+        String type = failure.getClass().getSimpleName();
+        if (type.isEmpty()) {
+            type = failure.getClass().getName();
+        }
+        return failure.getMessage() == null ? type : type + ": " + failure.getMessage();
     }
 
     private Decision validate(ToolCall call, Map<String, ?> arguments) {
