@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the engine uses its {@link RateLimitStore} (issue 10, item 5): the keys it computes, the one
- * clock, no store call while an engine is built, and a store that cannot answer.
+ * clock, no store call while an engine is built, a store that cannot answer, and counter names that
+ * survive a reload.
  */
 class EngineStoreTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -111,7 +112,7 @@ class EngineStoreTest {
         engine.warmUp();
 
         assertThat(store.calls).containsExactlyInAnyOrder(
-                "prepare shared", "prepare /tools/a/limits/1", "prepare /servers/github/tools/get_issue/limits/0");
+                "prepare shared", "prepare tools/a:9/1h/session/sliding", "prepare servers/github/tools/get_issue:3/1m/client/sliding");
         assertThat(engine.decide(call("a", "s1", "alice")).effect()).as("preparing counted nothing").isEqualTo(Effect.ALLOW);
     }
 
@@ -204,5 +205,113 @@ class EngineStoreTest {
         store.answer = null;
         assertThat(engine.decide(call("t", "s1", "alice")).effect()).as("the calls let through took no units").isEqualTo(Effect.ALLOW);
         assertThat(engine.decide(call("t", "s1", "alice")).rule()).isEqualTo("/tools/t/limits/0");
+    }
+
+    // --- counter names ---
+
+    @Test
+    void anUnnamedLimitIsNamedByItsRuleAndSettings() {
+        PolicyEngine engine = PolicyEngine.of(Policies.parse("""
+                version: "1"
+                all_tools: {limits: [{window: 60, max: 3, algorithm: fixed}]}
+                tools:
+                  run_command: {limits: [{window: minute, max: 1, scope: grant}]}
+                  a/b: {limits: [{window: 1d, max: 1, algorithm: token_bucket}]}
+                  c: {}
+                """), clock);
+
+        engine.decide(call("run_command", "s1", "alice"));
+        assertThat(engine.decide(call("run_command", "s1", "alice")).reason())
+                .isEqualTo("rate limit exceeded: counter 'tools/run_command:1/1m/client/sliding' allows 1 per 1m, scope client");
+        engine.decide(call("a/b", "s1", "alice"));
+        assertThat(engine.decide(call("a/b", "s1", "alice")).reason())
+                .as("a tool name is escaped as in a JSON Pointer")
+                .isEqualTo("rate limit exceeded: counter 'tools/a~1b:1/1d/global/token_bucket' allows 1 per 1d, scope global");
+        assertThat(engine.decide(call("c", "s1", "alice")).effect()).as("the third call all_tools counts").isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(call("c", "s1", "alice")).reason())
+                .isEqualTo("rate limit exceeded: counter 'all_tools:3/1m/global/fixed' allows 3 per 1m, scope global");
+    }
+
+    @Test
+    void equalUnnamedLimitsOfOneRuleAreOneCounterAndOfTwoRulesTwo() {
+        PolicyEngine engine = PolicyEngine.of(Policies.parse("""
+                version: "1"
+                tools:
+                  a: {limits: [{window: minute, max: 2}, {window: 1m, max: 2, algorithm: sliding}]}
+                  b: {limits: [{window: minute, max: 2}]}
+                """), clock);
+        assertThat(engine.decide(call("a", "s1", "alice")).effect()).isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(call("a", "s1", "alice")).effect()).as("one counter, so each call is one unit").isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(call("a", "s1", "alice")).rule()).isEqualTo("/tools/a/limits/0");
+        assertThat(engine.decide(call("b", "s1", "alice")).effect()).as("b's limit is b's own").isEqualTo(Effect.ALLOW);
+    }
+
+    /**
+     * SPEC §7: counters keep their state across a reload. The reloaded policy adds a limit before the
+     * {@code all_tools} one, a rule before {@code t}, and swaps {@code t}'s limits: under names made of
+     * pointers ({@code /tools/t/limits/0}) each count would have moved to another limit.
+     */
+    @Test
+    void aReloadThatReordersLimitsAndAddsRulesKeepsEachLimitsCount() {
+        PolicyEngine before = PolicyEngine.of(Policies.parse("""
+                version: "1"
+                all_tools: {limits: [{window: hour, max: 4}]}
+                tools:
+                  t:
+                    limits:
+                      - {window: hour, max: 2, scope: client}
+                      - {window: hour, max: 3}
+                """), clock);
+        assertThat(before.decide(call("t", "s1", "alice")).effect()).isEqualTo(Effect.ALLOW);
+        assertThat(before.decide(call("t", "s1", "alice")).effect()).isEqualTo(Effect.ALLOW);
+
+        PolicyEngine after = PolicyEngine.of(Policies.parse("""
+                version: "1"
+                all_tools: {limits: [{window: minute, max: 100}, {window: hour, max: 4}]}
+                tools:
+                  added: {limits: [{window: hour, max: 10}]}
+                  t:
+                    limits:
+                      - {window: hour, max: 3}
+                      - {window: hour, max: 2, scope: client}
+                """), clock, EngineOptions.withStore(before.store()));
+
+        Decision alice = after.decide(call("t", "s2", "alice"));
+        assertThat(alice.rule()).as("alice's 2 of 2 carried over").isEqualTo("/tools/t/limits/1");
+        assertThat(alice.reason()).isEqualTo("rate limit exceeded: counter 'tools/t:2/1h/client/sliding' allows 2 per 1h, scope client");
+        assertThat(after.decide(call("t", "s3", "bob")).effect()).isEqualTo(Effect.ALLOW);
+        Decision carol = after.decide(call("t", "s4", "carol"));
+        assertThat(carol.rule()).as("the global 3 of 3").isEqualTo("/tools/t/limits/0");
+        assertThat(carol.reason()).isEqualTo("rate limit exceeded: counter 'tools/t:3/1h/global/sliding' allows 3 per 1h, scope global");
+        assertThat(after.decide(call("added", "s5", "dave")).effect()).isEqualTo(Effect.ALLOW);
+        Decision eve = after.decide(call("added", "s6", "eve"));
+        assertThat(eve.rule()).as("all_tools' 4 of 4: two calls before the reload, two after").isEqualTo("/all_tools/limits/1");
+        assertThat(eve.reason()).isEqualTo("rate limit exceeded: counter 'all_tools:4/1h/global/sliding' allows 4 per 1h, scope global");
+    }
+
+    @Test
+    void changingAnUnnamedLimitsSettingsStartsANewCounterWhileANamedOneKeepsItsCount() {
+        PolicyEngine before = PolicyEngine.of(Policies.parse("""
+                version: "1"
+                tools:
+                  unnamed: {limits: [{window: hour, max: 2}]}
+                  named: {limits: [{counter: n, window: hour, max: 2}]}
+                """), clock);
+        for (String tool : List.of("unnamed", "unnamed", "named", "named")) {
+            assertThat(before.decide(call(tool, "s1", "alice")).effect()).isEqualTo(Effect.ALLOW);
+        }
+        PolicyEngine after = PolicyEngine.of(Policies.parse("""
+                version: "1"
+                tools:
+                  unnamed: {limits: [{window: hour, max: 3}]}
+                  named: {limits: [{counter: n, window: hour, max: 3}]}
+                """), clock, EngineOptions.withStore(before.store()));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(after.decide(call("unnamed", "s1", "alice")).effect()).as("a new counter: 3 more").isEqualTo(Effect.ALLOW);
+        }
+        assertThat(after.decide(call("unnamed", "s1", "alice")).effect()).isEqualTo(Effect.DENY);
+        assertThat(after.decide(call("named", "s1", "alice")).effect()).as("2 + 1 of 3").isEqualTo(Effect.ALLOW);
+        assertThat(after.decide(call("named", "s1", "alice")).effect()).isEqualTo(Effect.DENY);
     }
 }
