@@ -30,7 +30,9 @@ final class InMemoryRateLimitStore implements RateLimitStore {
 
     @Override
     public Admission tryAcquire(Limit limit, String key, long nowMillis) {
-        LimitState state = state(limit, key, nowMillis);
+        // state(...) written out: one method less that C2 may compile on its own instead of inlining
+        Counter counter = counter(limit);
+        LimitState state = GLOBAL_KEY.equals(key) ? counter.global(limit, nowMillis) : counter.keyed(limit, key, nowMillis);
         synchronized (state) {
             long wait = state.waitMillis(limit, nowMillis);
             if (wait > 0) {
@@ -89,15 +91,16 @@ final class InMemoryRateLimitStore implements RateLimitStore {
 
     private LimitState state(Limit limit, String key, long now) {
         Counter counter = counter(limit);
-        if (GLOBAL_KEY.equals(key)) {
-            return counter.global(limit, now);
-        }
+        return GLOBAL_KEY.equals(key) ? counter.global(limit, now) : counter.keyed(limit, key, now);
+    }
+
+    /** Moves the caches' ticker to {@code now} unless a call already took it further. */
+    private void advanceTicker(long now) {
         long nanos = TimeUnit.MILLISECONDS.toNanos(now);
         long seen = tickerNanos.get();
         while (nanos > seen && !tickerNanos.compareAndSet(seen, nanos)) {
             seen = tickerNanos.get();
         }
-        return counter.keyed(limit, key, now);
     }
 
     private Counter counter(Limit limit) {
@@ -139,6 +142,7 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         }
 
         LimitState keyed(Limit limit, String key, long now) {
+            advanceTicker(now);
             Cache<String, LimitState> cache = keyedCache();
             LimitState state = cache.getIfPresent(key);
             if (state == null || state.algorithm() != limit.algorithm()) {
