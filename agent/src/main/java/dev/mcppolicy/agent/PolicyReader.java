@@ -26,7 +26,9 @@ public final class PolicyReader {
         }
         try {
             Policy policy = PolicyParser.parse(path);
-            return PolicySnapshot.of(PolicyEngine.of(policy, clock), path, failOpen);
+            PolicyEngine engine = PolicyEngine.of(policy, clock);
+            engine.warmUp(); // off the call path: the loader thread sets up the counters
+            return PolicySnapshot.of(engine, path, failOpen);
         } catch (PolicyException e) {
             int count = e.errors().size();
             String reason = "invalid policy " + path.getFileName() + " (" + count + (count == 1 ? " error" : " errors")

@@ -14,9 +14,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What one read of the engine's clock costs on the machine at hand: the floor under every decision
- * that takes from a rate limit. The allow path reads it twice (the engine's {@code clock.millis()},
- * and the rate-limit cache's ticker on its lookup), so compare {@link DecisionBenchmark#allowFixed}
- * with twice this figure before blaming the engine on a slow virtual machine.
+ * that takes from a rate limit. The allow path reads it once (the engine's {@code clock.millis()}; the
+ * rate-limit store is told that time, and its key caches' ticker reads it back from memory), so
+ * compare {@link DecisionBenchmark#allowFixed} with this figure before blaming the engine on a slow
+ * virtual machine.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -195,9 +195,9 @@ public class DecisionBenchmark {
     }
 
     /**
-     * Diagnostic, not a goal: {@link #allowFixed} on {@link Clock#fixed}, so neither the engine nor the
-     * rate-limit cache's ticker reads the system time. The difference to {@link #allowFixed} is the
-     * cost of the clock reads on this machine (compare {@link ClockBaseline}). One fork makes far fewer
+     * Diagnostic, not a goal: {@link #allowFixed} on {@link Clock#fixed}, so the engine does not read the
+     * system time (the store never does). The difference to {@link #allowFixed} is the cost of the
+     * clock read on this machine (compare {@link ClockBaseline}). One fork makes far fewer
      * than the 2,000,000,000 calls the never-rolling window allows.
      */
     @Benchmark

@@ -6,15 +6,18 @@ import dev.mcppolicy.ratelimit.RateLimitStore;
 import java.time.Clock;
 
 /**
- * Decides tool calls against one policy (SPEC §4). Thread-safe; does no I/O. Build a new engine for a
- * new policy, passing the old engine's {@link #store()} so that rate-limit counters carry over.
+ * Decides tool calls against one policy (SPEC §4). Thread-safe; does no I/O of its own. Build a new
+ * engine for a new policy, passing the old engine's {@link #store()} so that rate-limit counters carry
+ * over. The engine's clock is the only clock: the store is told the time on every call.
  */
 public interface PolicyEngine {
 
+    /** An engine with a new in-memory {@link RateLimitStore}. */
     static PolicyEngine of(Policy policy, Clock clock) {
-        return of(policy, clock, EngineOptions.withStore(RateLimitStore.inMemory(clock)));
+        return of(policy, clock, EngineOptions.withStore(RateLimitStore.inMemory()));
     }
 
+    /** An engine on {@code options.store()}; building it calls no store method ({@link #warmUp} does). */
     static PolicyEngine of(Policy policy, Clock clock, EngineOptions options) {
         return new CompiledPolicy(policy, clock, options);
     }
@@ -28,13 +31,25 @@ public interface PolicyEngine {
      * at, and never escape as anything but a {@link Decision}. A tool's advertised input schema that
      * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep denies the call.
      *
-     * <p>An exception thrown by the {@link RateLimitStore} (a shared store that cannot be reached, say)
-     * is not caught here: it propagates from this method unchanged, in monitor mode too. Only a call
-     * that passed every check before the limits and has a limit to count against reaches the store;
-     * other calls are decided as usual. The caller answers the exception as an internal error (the
-     * agent by its {@code on_error} setting).
+     * <p>Only a call that passed every check before the limits and has a limit to count against reaches
+     * the {@link RateLimitStore}, once, with the key of each limit computed here. A store that answers
+     * {@link dev.mcppolicy.ratelimit.Admission#unavailable} or throws (an {@code Exception} or a
+     * {@code LinkageError}) does not escape: the call is decided by {@link EngineOptions#storeFail()},
+     * denied by default (fail closed) with the pointer of the first limit it counts against and the
+     * reason {@code rate limit store unavailable: <why>}.
      */
     Decision decide(ToolCall call);
+
+    /**
+     * Gets the store ready for this policy's counters ahead of their first calls
+     * ({@link RateLimitStore#prepare} for each {@code session} and {@code client} counter), so that the
+     * first call of each does not pay for it (for the in-memory store, the first key cache loads
+     * Caffeine's classes: a tenth of a second or more on a cold JVM). Building an engine calls no store
+     * method, so call this off the call path once the engine is built; deciding works the same without
+     * it. Never throws: a store that fails to prepare is left to set itself up on first use, and if it
+     * still cannot answer then, the calls are decided by {@link EngineOptions#storeFail()}.
+     */
+    void warmUp();
 
     /**
      * Whether a tool appears in {@code tools/list} (SPEC §5): not hidden and not denied outright by

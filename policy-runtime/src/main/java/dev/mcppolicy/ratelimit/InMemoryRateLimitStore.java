@@ -3,53 +3,54 @@ package dev.mcppolicy.ratelimit;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.policy.Limit;
-import dev.mcppolicy.policy.Scope;
-import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Rate-limit state in this JVM. A {@code global} counter has one state, held directly. A
- * {@code session} or {@code client} counter has a bounded Caffeine cache from scope key to state: an
- * idle key expires once a full window has passed since its last use, when every algorithm has room for
- * a full burst again, so expiry never changes a decision. The caches run on the engine's clock and do
- * their maintenance on the calling thread (no background threads in the host).
+ * Rate-limit state in this JVM. A counter's {@link RateLimitStore#GLOBAL_KEY} state is held directly. Every other key
+ * of a counter has its state in the counter's bounded Caffeine cache: an idle key expires once a full
+ * window has passed since its last use, when every algorithm has room for a full burst again, so expiry
+ * never changes a decision. The caches tell time by the latest {@code nowMillis} the engine passed
+ * (there is no second clock to disagree with the engine's) and do their maintenance on the calling
+ * thread (no background threads in the host).
  */
 final class InMemoryRateLimitStore implements RateLimitStore {
-    /** The key of a call that carries no identity for a {@code session} or {@code client} limit: one shared bucket. */
-    static final String ANONYMOUS_KEY = "";
-    static final int MAX_KEY_LENGTH = 256;
-    /** Marks a hashed key; no id is likely to start with NUL, and matching one would take the long id's SHA-256 preimage. */
-    private static final String LONG_KEY_PREFIX = "\u0000sha256:";
+    private static final String PREPARE_PROBE = "\u0000prepare";
 
-    private final Clock clock;
     private final long maxKeysPerCounter;
     private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+    /** The caches' ticker: the latest {@code nowMillis} a keyed call brought, in nanoseconds; it never goes back. */
+    private final AtomicLong tickerNanos = new AtomicLong();
 
-    InMemoryRateLimitStore(Clock clock, long maxKeysPerCounter) {
-        this.clock = clock;
+    InMemoryRateLimitStore(long maxKeysPerCounter) {
         this.maxKeysPerCounter = maxKeysPerCounter;
     }
 
     @Override
-    public Admission tryAcquire(Limit[] limits, String sessionId, String clientId, long nowMillis) {
-        if (limits.length == 1) {
-            Limit limit = limits[0];
-            LimitState state = state(limit, key(limit, sessionId, clientId), nowMillis);
-            synchronized (state) {
-                long wait = state.waitMillis(limit, nowMillis);
-                if (wait > 0) {
-                    return Admission.refusedBy(0, wait);
-                }
-                state.take(limit, nowMillis);
-                return Admission.ADMITTED;
+    public Admission tryAcquire(Limit limit, String key, long nowMillis) {
+        // state(...) written out: one method less that C2 may compile on its own instead of inlining
+        Counter counter = counter(limit);
+        LimitState state = GLOBAL_KEY.equals(key) ? counter.global(limit, nowMillis) : counter.keyed(limit, key, nowMillis);
+        synchronized (state) {
+            long wait = state.waitMillis(limit, nowMillis);
+            if (wait > 0) {
+                return Admission.refusedBy(0, wait);
             }
+            state.take(limit, nowMillis);
+            return Admission.ADMITTED;
+        }
+    }
+
+    @Override
+    public Admission tryAcquire(Limit[] limits, String[] keys, long nowMillis) {
+        if (limits.length == 1) {
+            return tryAcquire(limits[0], keys[0], nowMillis);
         }
         LimitState[] states = new LimitState[limits.length];
         for (int i = 0; i < limits.length; i++) {
-            states[i] = state(limits[i], key(limits[i], sessionId, clientId), nowMillis);
+            states[i] = state(limits[i], keys[i], nowMillis);
         }
         return acquireLocked(limits, states, 0, nowMillis);
     }
@@ -74,44 +75,32 @@ final class InMemoryRateLimitStore implements RateLimitStore {
     }
 
     /**
-     * The scope key of a call. A session or client id longer than {@value #MAX_KEY_LENGTH} chars (a
-     * self-declared client name can be anything) is counted under its SHA-256 instead, so that the
-     * bounded number of keys also bounds their memory.
+     * Builds the counter's key cache now and runs one entry through it the way a call does (looked up,
+     * computed in, then removed): that loads the cache's classes, most of a first call's cost. The
+     * probe never replaces or removes a state a call put under the same key.
      */
-    static String key(Limit limit, String sessionId, String clientId) {
-        String key = limit.scope() == Scope.SESSION ? sessionId : limit.scope() == Scope.CLIENT ? clientId : ANONYMOUS_KEY;
-        if (key == null) {
-            return ANONYMOUS_KEY;
-        }
-        return key.length() <= MAX_KEY_LENGTH ? key : LONG_KEY_PREFIX + CanonicalJson.sha256Hex(chars(key));
-    }
-
-    /** Every UTF-16 unit as two bytes: unlike a charset encoder, it keeps lone surrogates apart. */
-    private static byte[] chars(String text) {
-        byte[] bytes = new byte[text.length() * 2];
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            bytes[2 * i] = (byte) (c >> 8);
-            bytes[2 * i + 1] = (byte) c;
-        }
-        return bytes;
-    }
-
-    /** Builds the key cache of a {@code session} or {@code client} counter now rather than on its first call. */
     @Override
     public void prepare(Limit limit) {
-        if (limit.scope() != Scope.GLOBAL) {
-            // one entry in and out loads the cache's entry classes too, which is most of the first call's cost
-            Cache<String, LimitState> cache = counter(limit).keyedCache();
-            String probe = "\u0000prepare";
-            cache.put(probe, LimitState.create(limit, clock.millis()));
-            cache.invalidate(probe);
+        Cache<String, LimitState> cache = counter(limit).keyedCache();
+        LimitState probe = LimitState.create(limit, TimeUnit.NANOSECONDS.toMillis(tickerNanos.get()));
+        if (cache.getIfPresent(PREPARE_PROBE) == null) {
+            cache.asMap().compute(PREPARE_PROBE, (key, existing) -> existing != null ? existing : probe);
+            cache.asMap().remove(PREPARE_PROBE, probe);
         }
     }
 
     private LimitState state(Limit limit, String key, long now) {
         Counter counter = counter(limit);
-        return limit.scope() == Scope.GLOBAL ? counter.global(limit, now) : counter.keyed(limit, key, now);
+        return GLOBAL_KEY.equals(key) ? counter.global(limit, now) : counter.keyed(limit, key, now);
+    }
+
+    /** Moves the caches' ticker to {@code now} unless a call already took it further. */
+    private void advanceTicker(long now) {
+        long nanos = TimeUnit.MILLISECONDS.toNanos(now);
+        long seen = tickerNanos.get();
+        while (nanos > seen && !tickerNanos.compareAndSet(seen, nanos)) {
+            seen = tickerNanos.get();
+        }
     }
 
     private Counter counter(Limit limit) {
@@ -119,7 +108,7 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         return counter != null ? counter : counters.computeIfAbsent(limit.counter(), name -> new Counter());
     }
 
-    /** The states of one counter name. */
+    /** The states of one counter name: the global one, and the cache of the others by key. */
     private final class Counter {
         private volatile LimitState global;
         private volatile Cache<String, LimitState> keyed;
@@ -153,6 +142,7 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         }
 
         LimitState keyed(Limit limit, String key, long now) {
+            advanceTicker(now);
             Cache<String, LimitState> cache = keyedCache();
             LimitState state = cache.getIfPresent(key);
             if (state == null || state.algorithm() != limit.algorithm()) {
@@ -170,7 +160,7 @@ final class InMemoryRateLimitStore implements RateLimitStore {
     private Cache<String, LimitState> newCache() {
         return Caffeine.newBuilder()
                 .maximumSize(maxKeysPerCounter)
-                .ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
+                .ticker(tickerNanos::get)
                 .executor(Runnable::run)
                 .expireAfter(new IdleExpiry())
                 .build();

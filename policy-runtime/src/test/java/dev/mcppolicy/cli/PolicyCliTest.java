@@ -230,6 +230,37 @@ class PolicyCliTest {
     }
 
     @Test
+    void testNamesALimitWithoutACounterByItsRuleAndSettings() throws IOException {
+        Path policy = write("policy.yaml", """
+                version: "1"
+                tools:
+                  search: {limits: [{window: minute, max: 2, scope: client}]}
+                """);
+        Path cases = write("cases.yaml", """
+                cases:
+                  - name: two per minute
+                    tool: search
+                    client: alice
+                    steps:
+                      - {repeat: 2, expect: ALLOW}
+                      - {expect: {decision: DENY, rule: /tools/search/limits/0, reason: "counter 'tools/search:2/1m/client/sliding'"}}
+                  - name: a wrong expectation prints the reason
+                    tool: search
+                    client: bob
+                    steps:
+                      - {repeat: 3, expect: ALLOW}
+                """);
+        assertThat(run("test", policy.toString(), cases.toString())).isEqualTo(1);
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "PASS two per minute",
+                "FAIL a wrong expectation prints the reason",
+                "     step 0 (call 3 of 3) at +0s: expected ALLOW, got DENY by /tools/search/limits/0 reason"
+                        + " \"rate limit exceeded: counter 'tools/search:2/1m/client/sliding' allows 2 per 1m, scope client\" retry after 60s",
+                "2 cases, 1 failed",
+                ""));
+    }
+
+    @Test
     void testRejectsAMalformedCasesFile() throws IOException {
         Path policy = specExample();
         Path cases = write("cases.yaml", """

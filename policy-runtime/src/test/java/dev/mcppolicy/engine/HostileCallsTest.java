@@ -1,7 +1,6 @@
 package dev.mcppolicy.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mcppolicy.Hostile;
 import dev.mcppolicy.condition.HostileArgumentsTest;
@@ -215,14 +214,14 @@ class HostileCallsTest {
         final AtomicInteger calls = new AtomicInteger();
 
         @Override
-        public Admission tryAcquire(Limit[] limits, String sessionId, String clientId, long nowMillis) {
+        public Admission tryAcquire(Limit[] limits, String[] keys, long nowMillis) {
             calls.incrementAndGet();
             throw failure;
         }
     }
 
     @Test
-    void propagatesAFailingRateLimitStoreUnchangedOnlyWhenALimitIsConsulted() {
+    void answersAFailingRateLimitStoreAsUnavailableOnlyWhenALimitIsConsulted() {
         FailingStore store = new FailingStore();
         PolicyEngine engine = PolicyEngine.of(Policies.parse("""
                 version: "1"
@@ -232,9 +231,11 @@ class HostileCallsTest {
                   watched: {mode: monitor, limits: [{window: minute, max: 5}]}
                   free: {}
                 """), clock, EngineOptions.withStore(store));
+        String reason = "rate limit store unavailable: IllegalStateException: rate-limit store unreachable";
 
-        assertThatThrownBy(() -> engine.decide(call("limited", Map.of()))).isSameAs(store.failure);
-        assertThatThrownBy(() -> engine.decide(call("watched", Map.of()))).as("monitor mode too").isSameAs(store.failure);
+        assertThat(engine.decide(call("limited", Map.of()))).isEqualTo(Expected.denied("/tools/limited/limits/0", reason));
+        assertThat(engine.decide(call("watched", Map.of()))).as("monitor mode lets it through, saying what enforcing would do")
+                .isEqualTo(new Decision(Effect.ALLOW, Effect.DENY, "/tools/watched/limits/0", reason, 0));
         assertThat(store.calls).hasValue(2);
         assertThat(engine.decide(call("limited_but_required", Map.of())).rule())
                 .as("a check before the limits denies without the store").isEqualTo("/tools/limited_but_required/require/0");

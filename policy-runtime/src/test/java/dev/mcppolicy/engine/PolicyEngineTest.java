@@ -319,7 +319,7 @@ class PolicyEngineTest {
                 tools:
                   a: {require: [{path: q, op: regex, value: "^[a-z]+$"}]}
                   b: {deny_if: [{path: q, op: contains, value: "DROP"}]}
-                """), clock, new EngineOptions(RateLimitStore.inMemory(clock), 16));
+                """), clock, new EngineOptions(RateLimitStore.inMemory(), 16, EngineOptions.StoreFail.DENY));
         String big = "a".repeat(17);
         assertThat(engine.decide(call("a", Map.of("q", "abc"))).effect()).isEqualTo(Effect.ALLOW);
         Decision a = engine.decide(call("a", Map.of("q", big)));

@@ -163,7 +163,7 @@ class PolicyParserTest {
         assertThat(rule.argumentsSchema()).isNull();
         assertThat(rule.limits()).containsExactly(
                 new Limit("c", Duration.ofSeconds(30), 2, Scope.SESSION, Algorithm.TOKEN_BUCKET),
-                new Limit("/tools/t/limits/1", Duration.ofDays(1), 1, Scope.CLIENT, Algorithm.FIXED));
+                new Limit("tools/t:1/1d/client/fixed", Duration.ofDays(1), 1, Scope.CLIENT, Algorithm.FIXED));
         assertThat(rule.require()).containsExactly(
                 new Condition("args.a.0.b", Op.EXISTS, true),
                 new Condition("n", Op.IN, Arrays.asList(1, "x", null)));

@@ -10,10 +10,13 @@ import dev.mcppolicy.policy.Action;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Mode;
 import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.policy.ServerPolicy;
 import dev.mcppolicy.ratelimit.RateLimitStore;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,12 +32,15 @@ public final class CompiledPolicy implements PolicyEngine {
     private final CompiledRule unlisted;
     private final Decision hidden;
     private final Decision defaultDenied;
+    /** One limit per counter counted under many keys, for {@link #warmUp}. */
+    private final List<Limit> keyedCounters;
 
+    /** Compiles {@code policy}; calls no store method. */
     public CompiledPolicy(Policy policy, Clock clock, EngineOptions options) {
         this.policy = policy;
         this.store = options.store();
         Limits allTools = Limits.of(policy.allToolsLimits(), "/all_tools/limits");
-        RuleContext context = new RuleContext(clock, store, options.maxValueLength(), policy.mode(), allTools);
+        RuleContext context = new RuleContext(clock, store, options.storeFail(), options.maxValueLength(), policy.mode(), allTools);
         this.top = RuleSet.of(policy.tools(), policy.hide(), "/tools", context);
         Map<String, RuleSet> sections = new HashMap<>();
         for (Map.Entry<String, ServerPolicy> entry : policy.servers().entrySet()) {
@@ -47,6 +53,35 @@ public final class CompiledPolicy implements PolicyEngine {
         this.hidden = Decisions.deny(policy.mode(), Decision.HIDDEN_RULE, "tool is hidden by policy", 0);
         this.defaultDenied = Decisions.deny(policy.mode(), Decision.DEFAULT_RULE,
                 "no policy rule allows this tool (default: deny)", 0);
+        this.keyedCounters = keyedCounters(policy);
+    }
+
+    private static List<Limit> keyedCounters(Policy policy) {
+        Map<String, Limit> byCounter = new LinkedHashMap<>();
+        List<List<Limit>> declared = new ArrayList<>();
+        declared.add(policy.allToolsLimits());
+        policy.tools().values().forEach(rule -> declared.add(rule.limits()));
+        policy.servers().values().forEach(section -> section.tools().values().forEach(rule -> declared.add(rule.limits())));
+        for (List<Limit> limits : declared) {
+            for (Limit limit : limits) {
+                if (limit.scope() != Scope.GLOBAL) {
+                    byCounter.putIfAbsent(limit.counter(), limit);
+                }
+            }
+        }
+        return List.copyOf(byCounter.values());
+    }
+
+    @Override
+    public void warmUp() {
+        try {
+            for (Limit limit : keyedCounters) {
+                store.prepare(limit);
+            }
+        } catch (Exception | LinkageError e) {
+            // Preparing is only a head start: an unready store sets itself up on first use, or answers
+            // those calls by store_fail.
+        }
     }
 
     @Override
@@ -127,7 +162,8 @@ public final class CompiledPolicy implements PolicyEngine {
     }
 
     /** What every rule of one policy shares. */
-    record RuleContext(Clock clock, RateLimitStore store, int maxValueLength, Mode mode, Limits allTools) {
+    record RuleContext(Clock clock, RateLimitStore store, EngineOptions.StoreFail storeFail, int maxValueLength,
+                       Mode mode, Limits allTools) {
     }
 
     /** The limits that apply to a rule, with the pointer of each for the decision. */

@@ -5,16 +5,19 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.mcppolicy.condition.ArgumentCondition;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.EngineOptions;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.JsonValues;
 import dev.mcppolicy.policy.Action;
 import dev.mcppolicy.policy.Condition;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Mode;
+import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.policy.ToolRule;
 import dev.mcppolicy.ratelimit.Admission;
 import dev.mcppolicy.ratelimit.RateLimitStore;
 import dev.mcppolicy.schema.JsonSchema;
+import dev.mcppolicy.text.DisplayText;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +28,9 @@ import java.util.Map;
 
 /** One rule, ready to decide: SPEC §4 steps 3 to 8 for the tools it covers. */
 final class CompiledRule {
+    /** The most chars of a store's reason for being unavailable that a decision repeats. */
+    private static final int STORE_REASON_CAP = 200;
+
     private final Action action;
     private final Mode mode;
     private final Decision deniedOutright;
@@ -40,8 +46,13 @@ final class CompiledRule {
     private final Limit[] limits;
     private final String[] limitPointers;
     private final String[] limitReasons;
+    /** The keys of {@link #limits} when they are all {@code global} (the same for every call), else {@code null}. */
+    private final String[] globalKeys;
+    /** The first limit a call counts against, in policy order: the rule of a store-unavailable decision. */
+    private final String firstLimitPointer;
     private final Clock clock;
     private final RateLimitStore store;
+    private final EngineOptions.StoreFail storeFail;
     private final Decision passed;
     private final Cache<Map<String, ?>, Object> inputSchemas;
 
@@ -50,6 +61,7 @@ final class CompiledRule {
         this.mode = rule.mode() != null ? rule.mode() : context.mode();
         this.clock = context.clock();
         this.store = context.store();
+        this.storeFail = context.storeFail();
         String reason = rule.reason();
         this.deniedOutright = Decisions.deny(mode, pointer, reason != null ? reason : "tool is denied by policy", 0);
         this.schema = rule.argumentsSchema();
@@ -95,12 +107,18 @@ final class CompiledRule {
         this.limits = new Limit[order.length];
         this.limitPointers = new String[order.length];
         this.limitReasons = new String[order.length];
+        boolean allGlobal = true;
         for (int i = 0; i < order.length; i++) {
             limits[i] = merged.get(order[i]);
             limitPointers[i] = pointers.get(order[i]);
             limitReasons[i] = "rate limit exceeded: counter '" + limits[i].counter() + "' allows " + limits[i].describe();
-            context.store().prepare(limits[i]);
+            allGlobal &= limits[i].scope() == Scope.GLOBAL;
         }
+        this.globalKeys = allGlobal ? new String[limits.length] : null;
+        if (allGlobal) {
+            Arrays.fill(globalKeys, RateLimitStore.GLOBAL_KEY);
+        }
+        this.firstLimitPointer = pointers.isEmpty() ? null : pointers.get(0);
         // In monitor mode a call that needs approval is let through and logged as what it would need.
         this.passed = action == Action.REQUIRE_APPROVAL
                 ? new Decision(mode == Mode.MONITOR ? Effect.ALLOW : Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer,
@@ -164,14 +182,55 @@ final class CompiledRule {
             }
         }
         if (limits.length > 0) {
-            Admission admission = store.tryAcquire(limits, call.sessionId(), call.clientId(), clock.millis());
-            if (!admission.admitted()) {
-                int refused = admission.refusedBy();
-                long seconds = (admission.retryAfterMillis() + 999) / 1000;
-                return Decisions.deny(mode, limitPointers[refused], limitReasons[refused], seconds);
+            // SPEC §4 step 6, written out here rather than in a method of its own: C2 compiled such a
+            // method on its own first and then called it instead of inlining the store (+5 ns, allowFixed).
+            String key = limits.length == 1 ? CounterKeys.of(limits[0].scope(), call) : null;
+            String[] keys = key != null ? null : globalKeys != null ? globalKeys : CounterKeys.of(limits, call);
+            long now = clock.millis();
+            Admission admission;
+            try {
+                admission = key != null ? store.tryAcquire(limits[0], key, now) : store.tryAcquire(limits, keys, now);
+            } catch (Exception | LinkageError e) {
+                admission = Admission.unavailable(describe(e));
+            }
+            if (admission == null || !admission.admitted()) {
+                return denial(admission);
             }
         }
         return passed;
+    }
+
+    /** A call the limits did not admit: refused by one of them, or the store could not answer. */
+    private Decision denial(Admission admission) {
+        if (admission == null) {
+            return storeUnavailable("the store gave no answer");
+        }
+        int refused = admission.refusedBy();
+        if (admission.isUnavailable() || refused >= limits.length) {
+            return storeUnavailable(admission.isUnavailable() ? admission.unavailableReason()
+                    : "the store refused limit " + refused + " of " + limits.length);
+        }
+        long seconds = (admission.retryAfterMillis() + 999) / 1000;
+        return Decisions.deny(mode, limitPointers[refused], limitReasons[refused], seconds);
+    }
+
+    /** The store could not say whether the limits have room: {@code store_fail} decides (SPEC §10). */
+    private Decision storeUnavailable(String why) {
+        StringBuilder reason = new StringBuilder("rate limit store unavailable: ");
+        DisplayText.appendQuoted(why, '"', STORE_REASON_CAP, reason);
+        if (storeFail == EngineOptions.StoreFail.ALLOW) {
+            reason.append("; let through uncounted (store_fail=allow)");
+            return new Decision(passed.effect(), Effect.DENY, firstLimitPointer, reason.toString(), 0);
+        }
+        return Decisions.deny(mode, firstLimitPointer, reason.toString(), 0);
+    }
+
+    private static String describe(Throwable failure) {
+        String type = failure.getClass().getSimpleName();
+        if (type.isEmpty()) {
+            type = failure.getClass().getName();
+        }
+        return failure.getMessage() == null ? type : type + ": " + failure.getMessage();
     }
 
     private Decision validate(ToolCall call, Map<String, ?> arguments) {

@@ -128,7 +128,7 @@ public final class PolicyBinder {
             return List.of();
         }
         checkKeys(node.fields(), "/all_tools", ALL_TOOLS_KEYS);
-        return limits(node.fields().get("limits"), "/all_tools/limits");
+        return limits(node.fields().get("limits"), "/all_tools");
     }
 
     private Map<String, ToolRule> tools(Node node, String at) {
@@ -196,7 +196,7 @@ public final class PolicyBinder {
         }
         List<Condition> require = conditions(fields.get("require"), at + "/require");
         List<Condition> denyIf = conditions(fields.get("deny_if"), at + "/deny_if");
-        List<Limit> limits = limits(fields.get("limits"), at + "/limits");
+        List<Limit> limits = limits(fields.get("limits"), at);
 
         JsonSchema schema = null;
         boolean inputSchema = false;
@@ -375,7 +375,9 @@ public final class PolicyBinder {
         return valueNode.toPlain();
     }
 
-    private List<Limit> limits(Node node, String at) {
+    /** The limits of the rule at {@code ruleAt} (or of {@code /all_tools}). */
+    private List<Limit> limits(Node node, String ruleAt) {
+        String at = ruleAt + "/limits";
         List<Limit> limits = new ArrayList<>();
         if (node == null) {
             return limits;
@@ -386,7 +388,7 @@ public final class PolicyBinder {
         }
         List<Node> items = node.items();
         for (int i = 0; i < items.size(); i++) {
-            Limit limit = limit(items.get(i), at + "/" + i);
+            Limit limit = limit(items.get(i), at + "/" + i, ruleAt);
             if (limit != null) {
                 limits.add(limit);
             }
@@ -394,7 +396,7 @@ public final class PolicyBinder {
         return limits;
     }
 
-    private Limit limit(Node node, String at) {
+    private Limit limit(Node node, String at, String ruleAt) {
         if (!node.is(Node.Kind.OBJECT)) {
             error(at, node, "expected a limit {counter, window, max, scope, algorithm}, got " + node.describe());
             return null;
@@ -403,7 +405,7 @@ public final class PolicyBinder {
         checkKeys(fields, at, LIMIT_KEYS);
         boolean ok = true;
 
-        String counter = at;
+        String counter = null;
         Node counterNode = fields.get("counter");
         if (counterNode != null) {
             if (counterNode.is(Node.Kind.STRING) && !counterNode.text().isEmpty()) {
@@ -454,10 +456,11 @@ public final class PolicyBinder {
         if (!ok || window == null || max < 1) {
             return null;
         }
-        Limit limit = new Limit(counter, window, max, scope, algorithm);
-        DeclaredLimit earlier = counters.putIfAbsent(counter, new DeclaredLimit(limit, at));
+        Limit limit = counter != null ? new Limit(counter, window, max, scope, algorithm)
+                : Limit.unnamed(ruleAt, window, max, scope, algorithm);
+        DeclaredLimit earlier = counters.putIfAbsent(limit.counter(), new DeclaredLimit(limit, at));
         if (earlier != null && !earlier.limit().equals(limit)) {
-            error(at, node, "counter '" + counter + "' is declared differently at " + earlier.pointer() + " ("
+            error(at, node, "counter '" + limit.counter() + "' is declared differently at " + earlier.pointer() + " ("
                     + describe(earlier.limit()) + " vs " + describe(limit) + "); limits sharing a counter must agree "
                     + "on window, max, scope and algorithm");
         }
