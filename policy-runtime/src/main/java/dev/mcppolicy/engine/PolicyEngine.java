@@ -26,7 +26,8 @@ public interface PolicyEngine {
      * keys, numbers like {@code 1e400} as an infinity or as a {@code BigDecimal}, NaN, lone surrogates)
      * are decided like any others, in time and memory proportional to the parts of them the rule looks
      * at, and never escape as anything but a {@link Decision}. A tool's advertised input schema that
-     * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep denies the call.
+     * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep, or that cannot be
+     * checked in full ({@link dev.mcppolicy.schema.JsonSchema#compileLenient}), denies the call.
      *
      * <p>An exception thrown by the {@link RateLimitStore} (a shared store that cannot be reached, say)
      * is not caught here: it propagates from this method unchanged, in monitor mode too. Only a call
