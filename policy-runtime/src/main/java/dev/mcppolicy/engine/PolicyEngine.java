@@ -29,7 +29,8 @@ public interface PolicyEngine {
      * keys, numbers like {@code 1e400} as an infinity or as a {@code BigDecimal}, NaN, lone surrogates)
      * are decided like any others, in time and memory proportional to the parts of them the rule looks
      * at, and never escape as anything but a {@link Decision}. A tool's advertised input schema that
-     * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep denies the call.
+     * nests more than {@link dev.mcppolicy.schema.JsonSchema#MAX_DEPTH} levels deep, or that cannot be
+     * checked in full ({@link dev.mcppolicy.schema.JsonSchema#compileLenient}), denies the call.
      *
      * <p>Only a call that passed every check before the limits and has a limit to count against reaches
      * the {@link RateLimitStore}, once, with the key of each limit computed here. A store that answers

@@ -58,6 +58,54 @@ public final class JsonValues {
     }
 
     /**
+     * Whether {@code value} divided by {@code divisor} is a whole number (JSON Schema's {@code multipleOf}),
+     * exactly, in decimal: 0.3 is a multiple of 0.1. {@code divisor} must be greater than 0; NaN and the
+     * infinities are multiples of nothing. Works on the digits of the two numbers, never on a power of
+     * ten as wide as an exponent, so {@code 1e400000000} costs what {@code 1e4} does.
+     */
+    public static boolean isMultipleOf(Number value, Number divisor) {
+        if (isSmallIntegral(value) && isSmallIntegral(divisor)) {
+            long d = divisor.longValue();
+            return d != 0 && value.longValue() % d == 0;
+        }
+        BigDecimal x = toBigDecimal(value);
+        BigDecimal m = toBigDecimal(divisor);
+        if (x == null || m == null || m.signum() == 0) {
+            return false;
+        }
+        if (x.signum() == 0) {
+            return true;
+        }
+        x = x.stripTrailingZeros();
+        m = m.stripTrailingZeros();
+        // x = a * 10^-s and m = b * 10^-t, so x / m = (a / b) * 10^(t - s).
+        BigInteger a = x.unscaledValue().abs();
+        BigInteger b = m.unscaledValue().abs();
+        long k = (long) m.scale() - x.scale();
+        if (k >= 0) {
+            // b divides a * 10^k when what b does not share with a is made of at most k twos and k fives.
+            return isTwosAndFivesAtMost(b.divide(b.gcd(a)), k);
+        }
+        // b * 10^-k divides a: impossible when 10^-k alone exceeds a (a has precision digits).
+        if (-k >= x.precision()) {
+            return false;
+        }
+        return a.mod(b.multiply(BigInteger.TEN.pow((int) -k))).signum() == 0;
+    }
+
+    private static boolean isTwosAndFivesAtMost(BigInteger n, long most) {
+        int twos = n.getLowestSetBit();
+        BigInteger rest = n.shiftRight(twos);
+        BigInteger five = BigInteger.valueOf(5);
+        long fives = 0;
+        while (rest.mod(five).signum() == 0) {
+            rest = rest.divide(five);
+            fives++;
+        }
+        return rest.equals(BigInteger.ONE) && twos <= most && fives <= most;
+    }
+
+    /**
      * JSON equality: numbers by value, lists element-wise, maps key-wise; anything else by {@code equals}.
      * Iterative: values nested any number of levels deep compare without a deep Java stack, with work
      * and memory bounded by the smaller of the two values.

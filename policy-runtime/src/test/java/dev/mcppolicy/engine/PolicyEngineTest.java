@@ -3,9 +3,12 @@ package dev.mcppolicy.engine;
 import dev.mcppolicy.ratelimit.RateLimitStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.policy.PolicyError;
+import dev.mcppolicy.policy.internal.TreeReader;
 import dev.mcppolicy.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -200,6 +203,66 @@ class PolicyEngineTest {
         Decision failClosed = engine.decide(unknownSchema);
         assertThat(failClosed.effect()).isEqualTo(Effect.DENY);
         assertThat(failClosed.rule()).isEqualTo("/tools/echo/arguments");
+    }
+
+    @Test
+    void inputSchemaFollowsReferencesAndCombinators() {
+        PolicyEngine engine = engine("""
+                version: "1"
+                tools:
+                  ship: {arguments: input_schema}
+                """);
+        Map<String, ?> schema = json("""
+                {"type": "object",
+                 "$defs": {"Address": {"type": "object", "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
+                                       "required": ["zip"]}},
+                 "properties": {"to": {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}]}},
+                 "required": ["to"]}""");
+
+        assertThat(engine.decide(shipCall(json("{\"to\": {\"zip\": \"12345\"}}"), schema)).effect()).isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(shipCall(json("{\"to\": null}"), schema)).effect()).isEqualTo(Effect.ALLOW);
+        Decision badZip = engine.decide(shipCall(json("{\"to\": {\"zip\": \"1234; rm -rf /\"}}"), schema));
+        assertThat(badZip.effect()).isEqualTo(Effect.DENY);
+        assertThat(badZip.rule()).isEqualTo("/tools/ship/arguments");
+        assertThat(badZip.reason()).isEqualTo("arguments do not match the schema: at /to: must match at least one schema in anyOf "
+                + "(anyOf/0 fails at /to/zip: does not match pattern ^[0-9]{5}$)").doesNotContain("rm -rf");
+    }
+
+    @Test
+    void inputSchemaThatUsesAConstraintTheEngineCannotCheckDeniesNamingIt() {
+        PolicyEngine engine = engine("""
+                version: "1"
+                tools:
+                  ship: {arguments: input_schema}
+                """);
+        Map<String, ?> unsupported = json("""
+                {"type": "object", "properties": {"to": {"type": "string"}}, "unevaluatedProperties": false}""");
+        Map<String, ?> remote = json("""
+                {"type": "object", "properties": {"to": {"$ref": "https://example.com/address.json"}}}""");
+        Map<String, ?> loop = json("{\"$ref\": \"#\"}");
+
+        Decision denied = engine.decide(shipCall(Map.of("to", "x"), unsupported));
+        assertThat(denied.effect()).isEqualTo(Effect.DENY);
+        assertThat(denied.rule()).isEqualTo("/tools/ship/arguments");
+        assertThat(denied.reason()).isEqualTo("the tool's input schema cannot be used: /unevaluatedProperties: keyword "
+                + "'unevaluatedProperties' is not supported, so the arguments cannot be validated");
+        assertThat(engine.decide(shipCall(Map.of("to", "x"), remote)).reason()).isEqualTo("the tool's input schema cannot be "
+                + "used: /properties/to/$ref: $ref 'https://example.com/address.json' refers outside this schema; only references "
+                + "within it (#, #/$defs/name, #/definitions/name, #/...) are supported");
+        assertThat(engine.decide(shipCall(Map.of(), loop)).reason()).isEqualTo("the tool's input schema cannot be used: /$ref: "
+                + "loops back to '#' through $ref without descending into the value, so checking it would never end");
+    }
+
+    private static ToolCall shipCall(Map<String, ?> arguments, Map<String, ?> inputSchema) {
+        return new ToolCall(Side.SERVER, null, "ship", arguments, null, null, inputSchema);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> json(String text) {
+        List<PolicyError> errors = new ArrayList<>();
+        Object value = new TreeReader(errors).read(text, TreeReader.Format.JSON).toPlain();
+        assertThat(errors).isEmpty();
+        return (Map<String, Object>) value;
     }
 
     @Test

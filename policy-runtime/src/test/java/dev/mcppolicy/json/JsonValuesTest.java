@@ -35,6 +35,33 @@ class JsonValuesTest {
                 Arguments.of(1e300, new BigDecimal("1e300")), Arguments.of(-2.5, new BigDecimal("-2.500")));
     }
 
+    @Test
+    void findsMultiplesExactlyInDecimalWhateverTheJavaTypes() {
+        assertThat(JsonValues.isMultipleOf(9, 3)).isTrue();
+        assertThat(JsonValues.isMultipleOf(10L, 3)).isFalse();
+        assertThat(JsonValues.isMultipleOf(0.3, 0.1)).isTrue();
+        assertThat(JsonValues.isMultipleOf(new BigDecimal("0.30"), new BigDecimal("0.1"))).isTrue();
+        assertThat(JsonValues.isMultipleOf(7.5, 2.5)).isTrue();
+        assertThat(JsonValues.isMultipleOf(7.4, 2.5)).isFalse();
+        assertThat(JsonValues.isMultipleOf(1e20, 4)).isTrue();
+        assertThat(JsonValues.isMultipleOf(BigInteger.TEN.pow(40).add(BigInteger.ONE), 10)).isFalse();
+        assertThat(JsonValues.isMultipleOf(-12, 0.25)).isTrue();
+        assertThat(JsonValues.isMultipleOf(0, 0.7)).isTrue();
+        assertThat(JsonValues.isMultipleOf(5, 0)).as("no divisor but above 0").isFalse();
+        assertThat(JsonValues.isMultipleOf(Double.NaN, 1)).isFalse();
+        assertThat(JsonValues.isMultipleOf(Double.POSITIVE_INFINITY, 1)).isFalse();
+    }
+
+    @Test
+    void findsMultiplesOfHugeExponentsWithoutExpandingThem() {
+        assertThat(JsonValues.isMultipleOf(Hostile.HUGE_EXPONENT, 2)).isTrue();
+        assertThat(JsonValues.isMultipleOf(Hostile.HUGE_EXPONENT, 3)).isFalse();
+        assertThat(JsonValues.isMultipleOf(Hostile.HUGE_EXPONENT, new BigDecimal("1e399999999"))).isTrue();
+        assertThat(JsonValues.isMultipleOf(Hostile.TINY, 1)).isFalse();
+        assertThat(JsonValues.isMultipleOf(1, Hostile.TINY)).isTrue();
+        assertThat(JsonValues.isMultipleOf(new BigDecimal("3e-400000000"), Hostile.TINY)).isTrue();
+    }
+
     @ParameterizedTest
     @MethodSource("orderedNumbers")
     void ordersNumbersOfAnyTypeByValue(Number smaller, Number larger) {

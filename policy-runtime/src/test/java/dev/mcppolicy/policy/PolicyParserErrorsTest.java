@@ -631,14 +631,18 @@ class PolicyParserErrorsTest {
     void reportsSchemaErrorsAtTheirPlaceInThePolicy() {
         assertThat(all("{\"version\": \"1\", \"tools\": {\"t\": {\"arguments\": {\"type\": \"object\",\n"
                 + "  \"properties\": {\"a\": {\"type\": \"text\"}, \"b\": {\"pattern\": \"(\"}},\n"
-                + "  \"oneOf\": []}}}}"))
+                + "  \"unevaluatedProperties\": false}}}}"))
                 .containsExactly(
                         "/tools/t/arguments/properties/a/type (line 2, column 32): unknown type text; expected one of "
                                 + "string, number, integer, boolean, object, array, null",
                         "/tools/t/arguments/properties/b/pattern (line 2, column 58): invalid regular expression: missing closing )",
-                        "/tools/t/arguments/oneOf (line 3, column 12): unsupported schema keyword 'oneOf'; supported: type, "
-                                + "properties, required, enum, const, pattern, minimum, maximum, exclusiveMinimum, "
-                                + "exclusiveMaximum, minLength, maxLength, items, minItems, maxItems, additionalProperties");
+                        "/tools/t/arguments/unevaluatedProperties (line 3, column 28): unsupported schema keyword "
+                                + "'unevaluatedProperties'; supported: type, enum, const, minLength, maxLength, pattern, minimum, "
+                                + "maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, properties, required, "
+                                + "additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, "
+                                + "dependentRequired, dependentSchemas, items, prefixItems, minItems, maxItems, uniqueItems, "
+                                + "contains, minContains, maxContains, allOf, anyOf, oneOf, not, if, then, else, $ref, $defs, "
+                                + "definitions");
     }
 
     // --- helpers ---

@@ -1,5 +1,9 @@
 package dev.mcppolicy.schema;
 
+import static dev.mcppolicy.schema.Schemas.json;
+import static dev.mcppolicy.schema.Schemas.lenientProblem;
+import static dev.mcppolicy.schema.Schemas.problems;
+import static dev.mcppolicy.schema.Schemas.violation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -204,6 +208,160 @@ class JsonSchemaTest {
         assertThat(violation(schema, List.of(1, 2.5))).isEqualTo("at /1: expected integer, got number");
     }
 
+    // --- multipleOf ---
+
+    @Test
+    void multipleOfDividesExactlyInDecimal() {
+        assertThat(violation(Map.of("multipleOf", 3), 9)).isNull();
+        assertThat(violation(Map.of("multipleOf", 3), 10L)).isEqualTo("at /: must be a multiple of 3");
+        assertThat(violation(Map.of("multipleOf", 0.1), 0.3)).as("no binary rounding").isNull();
+        assertThat(violation(Map.of("multipleOf", 0.01), 19.99)).isNull();
+        assertThat(violation(Map.of("multipleOf", 0.01), 0.005)).isEqualTo("at /: must be a multiple of 0.01");
+        assertThat(violation(Map.of("multipleOf", 1.5), 4.5)).isNull();
+        assertThat(violation(Map.of("multipleOf", 1.5), 35)).isEqualTo("at /: must be a multiple of 1.5");
+        assertThat(violation(Map.of("multipleOf", 0.0001), 0.0075)).isNull();
+        assertThat(violation(Map.of("multipleOf", 0.0001), 0.00751)).isEqualTo("at /: must be a multiple of 1.0E-4");
+        assertThat(violation(Map.of("multipleOf", new BigDecimal("0.5")), new BigInteger("123456789012345678901234567890"))).isNull();
+        assertThat(violation(Map.of("multipleOf", 0.123456789), 1e308)).isEqualTo("at /: must be a multiple of 0.123456789");
+        assertThat(violation(Map.of("multipleOf", 2), 0)).isNull();
+        assertThat(violation(Map.of("multipleOf", 2), -4)).isNull();
+        assertThat(violation(Map.of("multipleOf", 2), "4")).isNull();
+    }
+
+    @Test
+    void multipleOfMustBeAPositiveNumber() {
+        assertThat(problems(Map.of("multipleOf", 0), true)).containsExactly("/multipleOf: expected a number greater than 0");
+        assertThat(problems(Map.of("multipleOf", -1), true)).containsExactly("/multipleOf: expected a number greater than 0");
+        assertThat(problems(Map.of("multipleOf", Double.NaN), true)).containsExactly("/multipleOf: expected a number greater than 0");
+        assertThat(problems(Map.of("multipleOf", Double.POSITIVE_INFINITY), true))
+                .containsExactly("/multipleOf: expected a number greater than 0");
+        assertThat(problems(Map.of("multipleOf", "2"), true)).containsExactly("/multipleOf: expected a number greater than 0");
+    }
+
+    // --- more object keywords ---
+
+    @Test
+    void boundsTheNumberOfProperties() {
+        Map<String, Object> schema = Map.of("minProperties", 1, "maxProperties", 2);
+
+        assertThat(violation(schema, Map.of("a", 1))).isNull();
+        assertThat(violation(schema, Map.of())).isEqualTo("at /: must have at least 1 properties");
+        assertThat(violation(schema, Map.of("a", 1, "b", 2, "c", 3))).isEqualTo("at /: must have at most 2 properties");
+        assertThat(violation(schema, List.of())).isNull();
+    }
+
+    @Test
+    void propertyNamesChecksEachNameAsAString() {
+        Map<String, Object> schema = Map.of("propertyNames", Map.of("pattern", "^[a-z_]+$", "maxLength", 8));
+
+        assertThat(violation(schema, Map.of("path", 1, "mode_x", 2))).isNull();
+        assertThat(violation(schema, Map.of("Path", 1))).isEqualTo("at /: property name 'Path' does not match propertyNames: "
+                + "does not match pattern ^[a-z_]+$");
+        assertThat(violation(schema, Map.of("a\n".repeat(50), 1))).isEqualTo("at /: property name '" + "a\\n".repeat(32)
+                + "\u2026(+36 chars)' does not match propertyNames: must be at most 8 characters long");
+        assertThat(violation(Map.of("propertyNames", false), Map.of())).isNull();
+        assertThat(violation(Map.of("propertyNames", false), Map.of("a", 1))).isEqualTo("at /: property name 'a' does not match "
+                + "propertyNames: no value is allowed here");
+    }
+
+    @Test
+    void patternPropertiesChecksMatchingNamesAndLeavesTheRestToAdditionalProperties() {
+        Map<String, Object> schema = ordered(
+                "properties", Map.of("id", Map.of("type", "string")),
+                "patternProperties", ordered("^n_", Map.of("type", "number"), "_id$", Map.of("type", "string")),
+                "additionalProperties", false);
+
+        assertThat(violation(schema, ordered("id", "a", "n_count", 2, "user_id", "u"))).isNull();
+        assertThat(violation(schema, Map.of("n_count", "2"))).isEqualTo("at /n_count: expected number, got string");
+        assertThat(violation(schema, Map.of("n_id", 2))).as("every matching pattern applies")
+                .isEqualTo("at /n_id: expected string, got number");
+        assertThat(violation(schema, Map.of("other", 1))).isEqualTo("at /: property 'other' is not allowed");
+        assertThat(problems(Map.of("patternProperties", Map.of("(", Map.of())), true))
+                .containsExactly("/patternProperties/(: invalid regular expression: missing closing )");
+    }
+
+    @Test
+    void dependentRequiredAndDependentSchemasApplyWhenTheirPropertyIsPresent() {
+        Map<String, Object> schema = Map.of(
+                "dependentRequired", Map.of("card", List.of("cvv", "expiry")),
+                "dependentSchemas", Map.of("recursive", Map.of("properties", Map.of("depth", Map.of("maximum", 3)))));
+
+        assertThat(violation(schema, Map.of())).isNull();
+        assertThat(violation(schema, Map.of("card", "x", "cvv", 1, "expiry", 2))).isNull();
+        assertThat(violation(schema, Map.of("card", "x", "cvv", 1)))
+                .isEqualTo("at /: required property 'expiry' is missing (property 'card' needs it)");
+        assertThat(violation(schema, Map.of("depth", 9))).isNull();
+        assertThat(violation(schema, Map.of("recursive", true, "depth", 9))).isEqualTo("at /depth: must be <= 3");
+        assertThat(problems(Map.of("dependentRequired", Map.of("a", "b")), true))
+                .containsExactly("/dependentRequired/a: expected an array of property names");
+    }
+
+    // --- more array keywords ---
+
+    @Test
+    void prefixItemsChecksThePositionsAndItemsTheRest() {
+        Map<String, Object> schema = Map.of("prefixItems", List.of(Map.of("type", "string"), Map.of("type", "integer")),
+                "items", Map.of("type", "boolean"));
+
+        assertThat(violation(schema, List.of("a"))).isNull();
+        assertThat(violation(schema, List.of("a", 1, true, false))).isNull();
+        assertThat(violation(schema, List.of(1))).isEqualTo("at /0: expected string, got number");
+        assertThat(violation(schema, List.of("a", 1, "no"))).isEqualTo("at /2: expected boolean, got string");
+        assertThat(violation(Map.of("prefixItems", List.of(Map.of("type", "string")), "items", false), List.of("a", "b")))
+                .isEqualTo("at /1: no value is allowed here");
+        assertThat(problems(Map.of("prefixItems", List.of()), true)).containsExactly("/prefixItems: expected a non-empty array of schemas");
+    }
+
+    @Test
+    void uniqueItemsComparesItemsByValue() {
+        Map<String, Object> schema = Map.of("uniqueItems", true);
+
+        assertThat(violation(schema, List.of(1, "1", List.of(1), Map.of("a", 1), true))).isNull();
+        assertThat(violation(schema, List.of(1, 2, 1.0))).isEqualTo("at /: must not contain equal items (items 0 and 2 are equal)");
+        assertThat(violation(schema, List.of(Map.of("a", 1, "b", List.of()), ordered("b", List.of(), "a", new BigDecimal("1.0")))))
+                .isEqualTo("at /: must not contain equal items (items 0 and 1 are equal)");
+        assertThat(violation(Map.of("uniqueItems", false), List.of(1, 1))).isNull();
+        assertThat(problems(Map.of("uniqueItems", "yes"), true)).containsExactly("/uniqueItems: expected true or false");
+    }
+
+    @Test
+    void containsCountsMatchingItems() {
+        Map<String, Object> admin = Map.of("contains", Map.of("const", "admin"));
+
+        assertThat(violation(admin, List.of("user", "admin"))).isNull();
+        assertThat(violation(admin, List.of("user"))).isEqualTo("at /: must contain at least 1 items that match contains (found 0)");
+        assertThat(violation(admin, List.of())).isEqualTo("at /: must contain at least 1 items that match contains (found 0)");
+
+        Map<String, Object> twoOrThree = Map.of("contains", Map.of("type", "integer"), "minContains", 2, "maxContains", 3);
+        assertThat(violation(twoOrThree, List.of(1, "a", 2))).isNull();
+        assertThat(violation(twoOrThree, List.of(1, "a"))).isEqualTo("at /: must contain at least 2 items that match contains (found 1)");
+        assertThat(violation(twoOrThree, List.of(1, 2, 3, 4))).isEqualTo("at /: must contain at most 3 items that match contains (found 4)");
+        assertThat(violation(Map.of("contains", false, "minContains", 0), List.of(1))).isNull();
+        assertThat(violation(Map.of("minContains", 5, "maxContains", 0), List.of(1))).as("without contains they check nothing").isNull();
+    }
+
+    // --- a tool's schema in draft-07 terms ---
+
+    @Test
+    void lenientModeReadsDraft07TuplesAndDependencies() {
+        JsonSchema tuple = JsonSchema.compileLenient(json("""
+                {"items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false}"""));
+        assertThat(tuple.firstViolation(List.of("a", 1))).isNull();
+        assertThat(tuple.firstViolation(List.of("a", "b"))).isEqualTo("at /1: expected integer, got string");
+        assertThat(tuple.firstViolation(List.of("a", 1, 2))).isEqualTo("at /2: no value is allowed here");
+
+        JsonSchema open = JsonSchema.compileLenient(json("{\"items\": {\"type\": \"string\"}, \"additionalItems\": false}"));
+        assertThat(open.firstViolation(List.of("a", "b"))).as("additionalItems applies only beside an items array").isNull();
+
+        JsonSchema dependencies = JsonSchema.compileLenient(json("""
+                {"dependencies": {"card": ["cvv"], "recursive": {"required": ["depth"]}}}"""));
+        assertThat(dependencies.firstViolation(Map.of("card", 1))).isEqualTo("at /: required property 'cvv' is missing "
+                + "(property 'card' needs it)");
+        assertThat(dependencies.firstViolation(Map.of("recursive", true))).isEqualTo("at /: required property 'depth' is missing");
+        assertThat(lenientProblem(json("{\"items\": [{}], \"prefixItems\": [{}]}")))
+                .isEqualTo("/items: an array of items cannot be combined with prefixItems");
+    }
+
     // --- boolean schemas ---
 
     @Test
@@ -244,27 +402,67 @@ class JsonSchemaTest {
     @Test
     void strictModeRejectsUnknownKeywordsAtTheirPointer() {
         List<String> problems = problems(Map.of("type", "object", "properties", Map.of(
-                "a", Map.of("type", "string", "format", "uri", "minContains", 1))), true);
+                "a", Map.of("type", "string", "format", "uri", "unevaluatedProperties", false))), true);
 
-        assertThat(problems).containsExactly("/properties/a/minContains: unsupported schema keyword 'minContains'; "
-                + "supported: type, properties, required, enum, const, pattern, minimum, maximum, exclusiveMinimum, "
-                + "exclusiveMaximum, minLength, maxLength, items, minItems, maxItems, additionalProperties");
+        assertThat(problems).containsExactly("/properties/a/unevaluatedProperties: unsupported schema keyword "
+                + "'unevaluatedProperties'; supported: type, enum, const, minLength, maxLength, pattern, minimum, maximum, "
+                + "exclusiveMinimum, exclusiveMaximum, multipleOf, properties, required, additionalProperties, "
+                + "patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, "
+                + "items, prefixItems, minItems, maxItems, uniqueItems, contains, minContains, maxContains, allOf, anyOf, "
+                + "oneOf, not, if, then, else, $ref, $defs, definitions");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"additionalItems", "dependencies", "x-order", "discriminator", "nullable", "$anchor"})
+    void strictModeRejectsDraft07FormsVendorKeysAndOtherDialects(String keyword) {
+        assertThat(problems(Map.of(keyword, List.of()), true)).singleElement().asString()
+                .startsWith("/" + keyword + ": unsupported schema keyword '" + keyword + "'");
+    }
+
+    @Test
+    void strictModeRejectsDraft07ItemsArray() {
+        assertThat(problems(Map.of("items", List.of(Map.of())), true))
+                .containsExactly("/items: a schema must be an object or a boolean, got array");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"$schema", "$id", "$comment", "title", "description", "default", "examples", "format",
-        "deprecated", "readOnly", "writeOnly"})
-    void strictModeAcceptsAnnotations(String keyword) {
+        "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding"})
+    void bothModesAcceptAnnotations(String keyword) {
         assertThat(problems(Map.of(keyword, "x"), true)).isEmpty();
+        assertThat(problems(Map.of(keyword, "x"), false)).isEmpty();
     }
 
     @Test
-    void lenientModeIgnoresUnknownKeywords() {
-        JsonSchema schema = JsonSchema.compileLenient(Map.of("type", "object", "$defs", Map.of(),
-                "properties", Map.of("n", Map.of("oneOf", List.of(), "type", "integer"))));
+    void lenientModePassesOverVendorKeysAndNamesThatConstrainNothing() {
+        JsonSchema schema = JsonSchema.compileLenient(json("""
+                {"type": "object", "x-order": 1, "x-maxLength": 3, "discriminator": {"propertyName": "kind"},
+                 "properties": {"n": {"type": "integer", "nullable": true, "example": 1, "enumNames": ["one"],
+                    "$anchor": "n", "$dynamicAnchor": "m", "$vocabulary": {}, "contentSchema": {"type": "string"},
+                    "errorMessage": "n must be a number", "id": "n"}}}"""));
 
         assertThat(schema.firstViolation(Map.of("n", 1))).isNull();
         assertThat(schema.firstViolation(Map.of("n", "1"))).isEqualTo("at /n: expected integer, got string");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef", "$future",
+        "extends", "disallow", "divisibleBy", "regexp", "range", "prohibited", "select",
+        "maxlength", "MinLength", "Required", "ENUM", "minDate", "maxTokensEstimate", "exclusiveRange", "formatMaximum",
+        "patternRequired", "prefixItemsCount", "uniqueItemProperties", "containsAll", "dependentFoo", "additionalStuff",
+        "instanceof", "typeof", "deepRequired", "deepProperties", "maxItemsPerPage"})
+    void lenientModeRefusesAKeywordThatLooksLikeAConstraint(String keyword) {
+        assertThat(lenientProblem(Map.of("properties", Map.of("a", Map.of(keyword, 1)))))
+                .isEqualTo("/properties/a/" + keyword + ": keyword '" + keyword + "' is not supported, so the arguments "
+                        + "cannot be validated");
+    }
+
+    @Test
+    void lenientModeShowsAHostileKeywordEscapedAndCapped() {
+        String keyword = "max\n" + "k".repeat(100);
+
+        assertThat(lenientProblem(Map.of(keyword, 1))).endsWith(": keyword 'max\\n" + "k".repeat(60)
+                + "\u2026(+40 chars)' is not supported, so the arguments cannot be validated");
     }
 
     @Test
@@ -313,18 +511,6 @@ class JsonSchemaTest {
                 + Long.MAX_VALUE + " items");
     }
 
-    private static String violation(Object schema, Object instance) {
-        List<String> problems = new ArrayList<>();
-        JsonSchema compiled = JsonSchema.compile(schema, true, (pointer, message) -> problems.add(pointer + ": " + message));
-        assertThat(problems).isEmpty();
-        return compiled.firstViolation(instance);
-    }
-
-    private static List<String> problems(Object schema, boolean strict) {
-        List<String> problems = new ArrayList<>();
-        JsonSchema.compile(schema, strict, (pointer, message) -> problems.add(pointer + ": " + message));
-        return problems;
-    }
 
     private static Map<String, Object> ordered(Object... keysAndValues) {
         Map<String, Object> map = new LinkedHashMap<>();
