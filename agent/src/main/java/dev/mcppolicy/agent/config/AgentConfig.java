@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.config;
 
 import dev.mcppolicy.text.DisplayText;
+import dev.mcppolicy.text.Suggestions;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -157,40 +158,13 @@ public final class AgentConfig {
 
     /** "unknown key 'polcy' in agent-args; did you mean policy? (known: ...)". */
     static String unknown(String key, String source) {
-        StringBuilder known = new StringBuilder();
-        ConfigKey closest = null;
-        int best = Integer.MAX_VALUE;
+        List<String> known = new ArrayList<>();
         for (ConfigKey candidate : ConfigKey.values()) {
-            known.append(known.length() == 0 ? "" : ", ").append(candidate.key());
-            int distance = distance(key.replace('-', '_').replace('.', '_'), candidate.key());
-            if (distance < best) {
-                best = distance;
-                closest = candidate;
-            }
+            known.add(candidate.key());
         }
-        boolean near = closest != null && (best <= 2 || best <= closest.key().length() / 3);
-        return "unknown key " + shown(key) + " in " + source + (near ? "; did you mean " + closest.key() + "?" : "")
-                + " (known: " + known + ")";
-    }
-
-    /** Levenshtein distance: the edits that turn {@code a} into {@code b}. */
-    private static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        String closest = Suggestions.closest(key.replace('-', '_').replace('.', '_'), known);
+        return "unknown key " + shown(key) + " in " + source + (closest != null ? "; did you mean " + closest + "?" : "")
+                + " (known: " + String.join(", ", known) + ")";
     }
 
     /** A value as a problem shows it: quoted, unsafe characters escaped, at most 100 chars (see {@link DisplayText}). */

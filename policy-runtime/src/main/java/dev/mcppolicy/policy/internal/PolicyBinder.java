@@ -19,6 +19,7 @@ import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.policy.ServerPolicy;
 import dev.mcppolicy.policy.ToolRule;
 import dev.mcppolicy.schema.JsonSchema;
+import dev.mcppolicy.text.Suggestions;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

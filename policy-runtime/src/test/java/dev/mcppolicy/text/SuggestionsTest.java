@@ -1,4 +1,4 @@
-package dev.mcppolicy.policy.internal;
+package dev.mcppolicy.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,13 +1,14 @@
-package dev.mcppolicy.policy.internal;
+package dev.mcppolicy.text;
 
 import java.util.List;
 
-/** "Did you mean" for misspelt keys: the closest allowed word within two edits. */
-final class Suggestions {
+/** "Did you mean" for misspelt keys (policy keys, agent options): the closest allowed word within two edits. */
+public final class Suggestions {
     private Suggestions() {
     }
 
-    static String closest(String word, List<String> allowed) {
+    /** The allowed word closest to {@code word} within two edits (Levenshtein), or {@code null}. */
+    public static String closest(String word, List<String> allowed) {
         String best = null;
         int bestDistance = 3;
         for (String candidate : allowed) {
