@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -63,14 +60,6 @@ class LazyInstallerTest {
     }
 
     private static String stderrOf(Runnable action) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return err.toString(StandardCharsets.UTF_8);
+        return Stderr.of(action);
     }
 }

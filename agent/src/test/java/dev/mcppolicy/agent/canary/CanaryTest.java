@@ -3,13 +3,11 @@ package dev.mcppolicy.agent.canary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcppolicy.agent.HookedTypes;
+import dev.mcppolicy.agent.Stderr;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.instrumentation.HookTransformer;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,14 +47,6 @@ class CanaryTest {
     }
 
     private static String stderrOf(Runnable action) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return err.toString(StandardCharsets.UTF_8);
+        return Stderr.of(action);
     }
 }

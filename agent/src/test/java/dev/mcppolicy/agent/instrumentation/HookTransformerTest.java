@@ -2,12 +2,10 @@ package dev.mcppolicy.agent.instrumentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.agent.Stderr;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -147,17 +145,11 @@ class HookTransformerTest {
         StartupSummary summary = new StartupSummary();
         HookTransformer transformer = new HookTransformer(
                 List.of(renamed(new McpAsyncClientInstrumentation(), internalName(StatefulServer.class))), summary);
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        byte[] woven;
-        try {
-            woven = transformer.transform(null, null, internalName(StatefulServer.class), null, null, bytes(StatefulServer.class));
-        } finally {
-            System.setErr(original);
-        }
-        assertThat(woven).isNull();
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains(
+        byte[][] woven = new byte[1][];
+        String err = Stderr.of(() -> woven[0] = transformer.transform(null, null, internalName(StatefulServer.class), null, null,
+                bytes(StatefulServer.class)));
+        assertThat(woven[0]).isNull();
+        assertThat(err).contains(
                 "[mcp-policy] WARN NOT instrumented: " + StatefulServer.class.getName() + " (version unknown): no method for callTool",
                 "no method for listTools", "these calls are NOT policed");
         assertThat(summary.status().instrumented()).containsExactly(new AgentStatus.Instrumented(StatefulServer.class.getName(),
@@ -168,15 +160,9 @@ class HookTransformerTest {
     void aHookThatDecidesCallsAndMatchesTwiceWarns() {
         HookTransformer transformer = new HookTransformer(List.of(renamed(new McpAsyncServerInstrumentation(),
                 internalName(TwoCallHandlersServer.class))), new StartupSummary());
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            transformer.transform(null, null, internalName(TwoCallHandlersServer.class), null, null, bytes(TwoCallHandlersServer.class));
-        } finally {
-            System.setErr(original);
-        }
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("[mcp-policy] WARN instrumented MORE than expected: "
+        String err = Stderr.of(() -> transformer.transform(null, null, internalName(TwoCallHandlersServer.class), null, null,
+                bytes(TwoCallHandlersServer.class)));
+        assertThat(err).contains("[mcp-policy] WARN instrumented MORE than expected: "
                 + TwoCallHandlersServer.class.getName() + " (version unknown): 2 places for tools/call where the SDK ",
                 " shape has 1; a call may be decided and counted twice");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.Stderr;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
@@ -11,9 +12,6 @@ import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.log.DecisionRecord;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -105,14 +103,6 @@ class DecisionLogTest {
     }
 
     private static String stderrOf(Runnable action) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return err.toString(StandardCharsets.UTF_8);
+        return Stderr.of(action);
     }
 }

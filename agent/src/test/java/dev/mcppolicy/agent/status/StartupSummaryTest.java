@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.Stderr;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.status.AgentStatus.CanaryResult;
@@ -12,9 +13,6 @@ import dev.mcppolicy.agent.status.AgentStatus.Instrumented;
 import dev.mcppolicy.agent.status.AgentStatus.PolicyStatus;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyParser;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -155,15 +153,6 @@ class StartupSummaryTest {
     }
 
     private static List<String> stderrOf(Runnable action) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        List<String> lines = new ArrayList<>(err.toString(StandardCharsets.UTF_8).lines().toList());
-        return lines;
+        return new ArrayList<>(Stderr.of(action).lines().toList());
     }
 }
