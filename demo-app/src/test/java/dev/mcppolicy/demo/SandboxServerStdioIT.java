@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,8 @@ class SandboxServerStdioIT {
     static Path sandbox;
 
     private static final Queue<String> serverLog = new ConcurrentLinkedQueue<>();
+    /** Notified at each server stderr line: the stderr pipe is read on its own thread, after or before the answer. */
+    private static final Object LOGGED = new Object();
     private static McpSyncClient client;
 
     @BeforeAll
@@ -38,7 +41,12 @@ class SandboxServerStdioIT {
         StdioClientTransport transport = new StdioClientTransport(ServerParameters.builder(ForkedProcess.java())
                 .args("-jar", ForkedProcess.DEMO_JAR.toString(), "--sandbox", sandbox.toString())
                 .build(), McpJsonDefaults.getMapper());
-        transport.setStdErrorHandler(serverLog::add);
+        transport.setStdErrorHandler(line -> {
+            synchronized (LOGGED) {
+                serverLog.add(line);
+                LOGGED.notifyAll();
+            }
+        });
         client = McpClient.sync(transport)
                 .clientInfo(Implementation.builder("stdio-it", "1.0").build())
                 .requestTimeout(Duration.ofSeconds(60))
@@ -167,11 +175,23 @@ class SandboxServerStdioIT {
     }
 
     @Test
-    void logsToStderrAndKeepsStdoutForJsonRpc() {
+    void logsToStderrAndKeepsStdoutForJsonRpc() throws InterruptedException {
         call("run_command", Map.of("command", "echo logged"));
 
         assertThat(serverLog).anyMatch(line -> line.contains("serving 8 tools over stdio"));
+        awaitServerLog(line -> line.contains("tool run_command -> ok"));
         assertThat(serverLog).anyMatch(line -> line.contains("tool run_command -> ok"));
+    }
+
+    /** Waits (at most 30 s) until a server stderr line matches; the caller asserts it. */
+    private static void awaitServerLog(Predicate<String> wanted) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        synchronized (LOGGED) {
+            long left;
+            while (serverLog.stream().noneMatch(wanted) && (left = deadline - System.nanoTime()) > 0) {
+                LOGGED.wait(Math.max(1, left / 1_000_000));
+            }
+        }
     }
 
     private static Map<String, Object> awaitEnd(String execId) {

@@ -164,6 +164,7 @@ abstract class AbstractConcurrencyScenarios {
         assertThat(ran).filteredOn(l -> l.startsWith("HANDLER RAN echo ")).hasSize((int) mix.count(CallMix.Kind.ECHO));
         assertThat(ran).filteredOn(l -> l.startsWith("HANDLER RAN limited ")).hasSize(CallMix.LIMIT);
         assertThat(ran).filteredOn(l -> l.startsWith("HANDLER RAN run_command ")).hasSize((int) mix.count(CallMix.Kind.LS));
+        assertThat(ran).as("smuggled amounts never reach the handler").noneMatch(l -> l.startsWith("HANDLER RAN transfer "));
         Predicate<String> decision = l -> l.contains("mcp-policy decision=");
         assertThat(server.awaitStderrCount(decision, mix.size(), QUIET)).as(server.dump()).hasSize(mix.size());
         List<String> audit = AuditFiles.awaitLines(dir.resolve("audit.jsonl"), mix.size());

@@ -14,8 +14,9 @@ import java.util.Map;
 /**
  * {@code N} {@code tools/call} requests of five kinds, interleaved so that answers made on different
  * SDK threads follow each other closely: allowed {@code echo} and {@code run_command ls} (the handler
- * runs on a worker thread), {@code run_command rm -rf} denied by a {@code deny_if} and an unlisted tool
- * denied by default (answered at once on the transport's inbound thread), {@code limited} cut by a
+ * runs on a worker thread), {@code run_command rm -rf} denied by a {@code deny_if}, a {@code transfer}
+ * whose amount is smuggled past {@code deny_if amount gt 1000} as {@code "5000"} or {@code [5000]} (issue 9)
+ * and an unlisted tool denied by default (answered at once on the transport's inbound thread), {@code limited} cut by a
  * limit of {@link #LIMIT}, and a hidden tool (answered as unknown). Checks that every request got
  * exactly one answer, of the right kind.
  */
@@ -33,19 +34,20 @@ final class CallMix {
                 "echo": {},
                 "secret_tool": {},
                 "run_command": { "deny_if": [ { "path": "command", "op": "contains", "value": "rm -rf" } ] },
+                "transfer": { "deny_if": [ { "path": "amount", "op": "gt", "value": 1000 } ] },
                 "limited": { "limits": [ { "counter": "limited", "window": "hour", "max": %d, "scope": "session" } ] }
               }
             }
             """.formatted(LIMIT);
 
-    enum Kind { ECHO, LS, RM, UNLISTED, LIMITED, HIDDEN }
+    enum Kind { ECHO, LS, RM, SMUGGLED, UNLISTED, LIMITED, HIDDEN }
 
     private final Map<String, Kind> kinds = new LinkedHashMap<>();
     private final List<String> requests = new ArrayList<>();
 
     /** {@code n} calls: the kinds in turn, so that no two neighbours are of one kind. */
     CallMix(int n) {
-        Kind[] order = {Kind.ECHO, Kind.RM, Kind.LIMITED, Kind.LS, Kind.ECHO, Kind.UNLISTED, Kind.LIMITED, Kind.HIDDEN};
+        Kind[] order = {Kind.ECHO, Kind.RM, Kind.LIMITED, Kind.LS, Kind.SMUGGLED, Kind.UNLISTED, Kind.LIMITED, Kind.HIDDEN};
         for (int i = 0; i < n; i++) {
             Kind kind = order[i % order.length];
             String id = "c" + i;
@@ -92,6 +94,14 @@ final class CallMix {
             case RM -> {
                 tool = "run_command";
                 arguments.put("command", "rm -rf /" + id);
+            }
+            case SMUGGLED -> {
+                tool = "transfer";
+                if (Integer.parseInt(id.substring(1)) / 8 % 2 == 0) { // the two shapes in turn
+                    arguments.put("amount", "5000");
+                } else {
+                    arguments.putArray("amount").add(5000);
+                }
             }
             case UNLISTED -> tool = "unlisted_tool";
             case LIMITED -> tool = "limited";
@@ -146,6 +156,9 @@ final class CallMix {
                 case RM -> assertThat(text(answer)).as(answer.toString())
                         .startsWith("Policy denied tool 'run_command': denied by condition: ")
                         .endsWith("[rule /tools/run_command/deny_if/0]");
+                case SMUGGLED -> assertThat(text(answer)).as(answer.toString())
+                        .startsWith("Policy denied tool 'transfer': denied by condition: amount gt 1000")
+                        .endsWith("[rule /tools/transfer/deny_if/0]");
                 case UNLISTED -> assertThat(text(answer)).as(answer.toString()).startsWith("Policy denied tool 'unlisted_tool'")
                         .endsWith("[rule (default)]");
                 case HIDDEN -> assertThat(answer.has("error")).as(answer.toString()).isTrue();
