@@ -77,19 +77,29 @@ public final class PolicyHolder {
     /**
      * The policy in force once it has been read, without blocking: for hooks that answer with a
      * {@code Mono} and must not hold a Reactor thread while the policy loads. Completes at once when
-     * loaded; after {@value #LOAD_WAIT_SECONDS} s of loading, with an unavailable snapshot.
+     * loaded; after {@value #LOAD_WAIT_SECONDS} s of loading, with an unavailable snapshot. A future
+     * that had to wait completes on a {@code ForkJoinPool.commonPool()} thread, so what goes on from it
+     * (deciding, then the SDK's handler) never runs on the agent's loader thread or holds up other
+     * waiting calls.
      */
     public CompletableFuture<PolicySnapshot> whenLoaded() {
         PolicySnapshot snapshot = current.get();
         if (snapshot != null) {
             return CompletableFuture.completedFuture(snapshot);
         }
-        return loaded.thenApply(first -> current.get()).completeOnTimeout(stillLoading(), LOAD_WAIT_SECONDS, TimeUnit.SECONDS);
+        return loaded.thenApply(first -> current.get())
+                .completeOnTimeout(stillLoading(), LOAD_WAIT_SECONDS, TimeUnit.SECONDS)
+                .thenApplyAsync(policy -> policy);
     }
 
     /** Whether the first policy has been read, so {@link #current()} answers without waiting. */
     public boolean isLoaded() {
         return current.get() != null;
+    }
+
+    /** What answers a call that could not even wait for the policy: unavailable, by {@code on_error}. */
+    public PolicySnapshot notYetLoaded() {
+        return PolicySnapshot.unavailable("the policy is still loading", null, null, failOpen);
     }
 
     private PolicySnapshot stillLoading() {

@@ -31,6 +31,9 @@ final class PolicyLoader extends Thread {
     public void run() {
         PolicySnapshot read;
         try {
+            if (TestHooks.GATED) {
+                TestHooks.awaitGate();
+            }
             read = PolicyReader.read(path, searched, failOpen, Clock.systemUTC());
         } catch (Throwable t) {
             read = PolicyReader.read(null, "(the policy loader failed: " + t + ")", failOpen, Clock.systemUTC());

@@ -30,10 +30,13 @@ public final class PolicyBridge {
 
     /**
      * Server {@code tools/call}: {@code null} to run the tool, else the {@code Mono} to answer with.
-     * {@code server} is the {@code McpAsyncServer} / {@code McpStatelessAsyncServer}, or {@code null}.
+     * {@code server} is the {@code McpAsyncServer} / {@code McpStatelessAsyncServer}, or {@code null}
+     * (a static handler lambda). {@code handler} is the hooked lambda's own {@code MethodHandle}, for a
+     * call that must wait for the policy: the answer is then a {@code Mono} that decides once the
+     * policy is read and, if allowed, runs the handler through it.
      */
-    public static Object serverCall(Object server, Object exchangeOrContext, Object params) {
-        return hooks().serverCall(server, exchangeOrContext, params);
+    public static Object serverCall(Object server, Object exchangeOrContext, Object params, Object handler) {
+        return hooks().serverCall(server, exchangeOrContext, params, handler);
     }
 
     /** Server {@code tools/list}: the {@code Mono<ListToolsResult>} to answer with. */
@@ -79,7 +82,7 @@ public final class PolicyBridge {
 
     /** What the agent plugs into the bridge; see the bridge's methods for the contract. */
     public interface Hooks {
-        Object serverCall(Object server, Object exchangeOrContext, Object params);
+        Object serverCall(Object server, Object exchangeOrContext, Object params, Object handler);
 
         Object serverList(Object result, Object exchangeOrContext);
 

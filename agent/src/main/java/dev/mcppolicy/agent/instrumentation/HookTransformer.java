@@ -79,6 +79,7 @@ public final class HookTransformer implements ClassFileTransformer {
     private static final class Weaver extends ClassVisitor {
         private final List<TypeInstrumentation.Hook> hooks;
         final int[] matched;
+        private String owner;
 
         Weaver(ClassVisitor next, List<TypeInstrumentation.Hook> hooks) {
             super(Opcodes.ASM9, next);
@@ -92,6 +93,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 // the weaves load the bridge through dynamic constants (Weave); every supported SDK is Java 17 bytecode
                 throw new IllegalStateException("class file version " + (version & 0xFFFF) + " predates dynamic constants (Java 11)");
             }
+            owner = name;
             super.visit(version, access, name, signature, superName, interfaces);
         }
 
@@ -105,7 +107,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 TypeInstrumentation.Hook hook = hooks.get(i);
                 if (hook.methods().matches(access, name, descriptor)) {
                     int index = i;
-                    return hook.weave().apply(target, access, descriptor, () -> matched[index]++);
+                    return hook.weave().apply(target, new Weave.Method(owner, access, name, descriptor), () -> matched[index]++);
                 }
             }
             return target;

@@ -11,11 +11,12 @@ import java.util.List;
  */
 public final class McpAsyncServerInstrumentation implements TypeInstrumentation {
     /**
-     * {@code tools/call}: {@code PolicyBridge.serverCall(server, exchangeOrContext, params)} on entry; a
-     * denial skips the handler and is returned instead. Argument 0 is the exchange (stateful server)
-     * or the transport context (stateless server): passed as {@code Object}, one weave serves both.
+     * {@code tools/call}: {@code PolicyBridge.serverCall(server, exchangeOrContext, params, handler)} on
+     * entry; a denial skips the handler and is returned instead. Argument 0 is the exchange (stateful
+     * server) or the transport context (stateless server): passed as {@code Object}, one weave serves
+     * both. {@code handler} is the lambda's own method handle, for calls that wait for the policy.
      */
-    public static final Weave CALL = Weave.enterUnlessNull("serverCall", Weave.THIS, 0, 1);
+    public static final Weave CALL = Weave.enterUnlessNull("serverCall", Weave.THIS, 0, 1, Weave.SELF);
 
     /** {@code tools/list}: the result becomes {@code PolicyBridge.serverList(result, exchangeOrContext)}. */
     static final Weave LIST = Weave.replaceReturn("serverList", 0);

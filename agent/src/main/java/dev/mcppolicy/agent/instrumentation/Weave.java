@@ -26,6 +26,12 @@ import org.objectweb.asm.Type;
 public abstract class Weave {
     /** An operand: the receiver ({@code null} in a static method). Non-negative operands are argument indexes. */
     public static final int THIS = -1;
+    /**
+     * An operand: a {@code MethodHandle} of the woven method itself (an {@code ldc} of a method-handle
+     * constant, resolved once with the class's own access), so the bridge can run the method later,
+     * e.g. once the policy is read. Its type is the method's own, with the receiver first unless static.
+     */
+    public static final int SELF = -2;
 
     /** The bridge's binary name; the class itself is never loaded here. */
     private static final String BRIDGE = "dev.mcppolicy.agent.bridge.PolicyBridge";
@@ -50,18 +56,18 @@ public abstract class Weave {
     public static Weave enterUnlessNull(String bridgeMethod, int... operands) {
         return new Weave(bridgeMethod, operands) {
             @Override
-            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+            MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 woven.run();
                 return new MethodVisitor(Opcodes.ASM9, target) {
                     @Override
                     public void visitCode() {
                         super.visitCode();
                         mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
-                        callBridge(mv, access, descriptor, 0);
+                        callBridge(mv, method, 0);
                         Label run = new Label();
                         mv.visitInsn(Opcodes.DUP);
                         mv.visitJumpInsn(Opcodes.IFNULL, run);
-                        castToReturnType(mv, descriptor);
+                        castToReturnType(mv, method.descriptor());
                         mv.visitInsn(Opcodes.ARETURN);
                         mv.visitLabel(run);
                         mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {OBJECT});
@@ -81,7 +87,7 @@ public abstract class Weave {
     public static Weave replaceReturn(String bridgeMethod, int... operands) {
         return new Weave(bridgeMethod, operands) {
             @Override
-            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+            MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 woven.run();
                 return new MethodVisitor(Opcodes.ASM9, target) {
                     @Override
@@ -89,8 +95,8 @@ public abstract class Weave {
                         if (opcode == Opcodes.ARETURN) {
                             mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length + 1));
                             mv.visitInsn(Opcodes.SWAP);
-                            callBridge(mv, access, descriptor, 1);
-                            castToReturnType(mv, descriptor);
+                            callBridge(mv, method, 1);
+                            castToReturnType(mv, method.descriptor());
                         }
                         super.visitInsn(opcode);
                     }
@@ -126,7 +132,7 @@ public abstract class Weave {
     private static Weave atCallSites(String owner, String name, String bridgeMethod, boolean keepCall) {
         return new Weave(bridgeMethod, new int[0]) {
             @Override
-            MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven) {
+            MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 return new MethodVisitor(Opcodes.ASM9, target) {
                     @Override
                     public void visitMethodInsn(int opcode, String callOwner, String callName, String callDescriptor,
@@ -175,16 +181,35 @@ public abstract class Weave {
      * Wraps the visitor of a matched method's code; {@code woven} is run once per place the weave
      * changed (the method itself, or each call site).
      */
-    abstract MethodVisitor apply(MethodVisitor target, int access, String descriptor, Runnable woven);
+    abstract MethodVisitor apply(MethodVisitor target, Method method, Runnable woven);
+
+    /** The method being woven: its class's internal name, access flags, name and descriptor. */
+    record Method(String owner, int access, String name, String descriptor) {
+        boolean isStatic() {
+            return (access & Opcodes.ACC_STATIC) != 0;
+        }
+
+        /** The method-handle constant of this method: {@code invokestatic}, {@code invokespecial} (private) or {@code invokevirtual}. */
+        Handle handle() {
+            int kind = isStatic() ? Opcodes.H_INVOKESTATIC
+                    : (access & Opcodes.ACC_PRIVATE) != 0 ? Opcodes.H_INVOKESPECIAL : Opcodes.H_INVOKEVIRTUAL;
+            return new Handle(kind, owner, name, descriptor, false);
+        }
+    }
 
     /**
      * Pushes the operands and calls the bridge; the bridge's handle and its first {@code stacked}
      * arguments are already on the stack.
      */
-    void callBridge(MethodVisitor mv, int access, String descriptor, int stacked) {
-        boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
+    void callBridge(MethodVisitor mv, Method method, int stacked) {
+        boolean isStatic = method.isStatic();
+        String descriptor = method.descriptor();
         Type[] arguments = Type.getArgumentTypes(descriptor);
         for (int operand : operands) {
+            if (operand == SELF) {
+                mv.visitLdcInsn(method.handle());
+                continue;
+            }
             if (operand == THIS) {
                 if (isStatic) {
                     mv.visitInsn(Opcodes.ACONST_NULL);

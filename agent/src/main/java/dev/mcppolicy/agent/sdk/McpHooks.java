@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.sdk;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
+import dev.mcppolicy.agent.TestHooks;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.log.DecisionLog;
@@ -10,10 +11,12 @@ import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +28,10 @@ import java.util.function.Supplier;
  * unknown-tool error); the client's {@code callTool} returns a deferred {@code Mono} that, when
  * subscribed, either answers the {@code isError} result without sending or subscribes to the real call.
  * A call runs only on an explicit {@code ALLOW}.
+ *
+ * <p>A call or list that arrives while the policy is still being read is answered with a {@code Mono}
+ * that goes on once it is read: nothing holds the SDK's thread meanwhile. A server call allowed then
+ * runs its handler through the handler lambda's own method handle.
  *
  * <p>Each call and each {@code tools/list} takes one {@link PolicySnapshot} and asks it everything, so
  * a reload in between cannot judge one call (its input-schema question and its decision) or one list
@@ -46,6 +53,12 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * and its tools go away together.
      */
     private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * The params of the call whose handler {@link #runHandler} is running on this thread; read only while
+     * {@link #RERUNNING} is non-zero, so a call on the usual path pays one volatile read for it.
+     */
+    private static final ThreadLocal<Object> RERUN = new ThreadLocal<>();
+    private static final AtomicInteger RERUNNING = new AtomicInteger();
 
     public McpHooks(PolicyHolder holder, DecisionLog log) {
         this.holder = holder;
@@ -53,18 +66,42 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     @Override
-    public Object serverCall(Object server, Object exchangeOrContext, Object params) {
+    public Object serverCall(Object server, Object exchangeOrContext, Object params, Object handler) {
         if (params == Canary.PROBE) {
             return Canary.ANSWER;
         }
+        if (RERUNNING.get() > 0 && RERUN.get() == params) {
+            // the handler run by runHandler() below, for a call already decided
+            RERUN.remove();
+            return null;
+        }
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
-        PolicySnapshot policy = holder.current();
+        if (holder.isLoaded()) {
+            return serverCall(holder.current(), server, exchangeOrContext, params, sdk);
+        }
+        try {
+            // still reading the policy: answer with a Mono that decides once it is read, and never hold the
+            // SDK's inbound (stdio reader, event-loop) thread meanwhile
+            return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
+                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk);
+                return answer != null ? answer : runHandler((MethodHandle) handler, server, exchangeOrContext, params);
+            });
+        } catch (Throwable t) {
+            return onError(holder.notYetLoaded(), "server tools/call (waiting for the policy)", t, sdk, "?");
+        }
+    }
+
+    /** Decides a server call by {@code policy}: {@code null} to run the handler, else the answer. */
+    private Object serverCall(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk) {
         String tool = "?";
         Decision decision = null;
         try {
             tool = ToolLists.toolName(params);
             Map<String, ?> arguments = ToolLists.arguments(params);
             Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, tool) ? ToolLists.inputSchema(server, tool) : null;
+            if (TestHooks.SWAPS_MID_CALL) {
+                TestHooks.midCall(holder);
+            }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
                     Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
             decision = decide(policy, call, sdk);
@@ -80,11 +117,35 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
+    /**
+     * Runs the handler lambda of a call decided after the policy was read, through its own method handle
+     * (receiver first unless the lambda is static); the hook it re-enters lets it run once.
+     */
+    private Object runHandler(MethodHandle handler, Object server, Object exchangeOrContext, Object params) throws Throwable {
+        RERUNNING.incrementAndGet();
+        RERUN.set(params);
+        try {
+            return handler.type().parameterCount() == 3
+                    ? handler.invoke(server, exchangeOrContext, params)
+                    : handler.invoke(exchangeOrContext, params);
+        } finally {
+            RERUN.remove();
+            RERUNNING.decrementAndGet();
+        }
+    }
+
     @Override
     public Object serverList(Object result, Object exchangeOrContext) {
         try {
+            if (result == null) {
+                return null;
+            }
+            if (!holder.isLoaded()) {
+                return Results.monoAfter(loaderOf(result, exchangeOrContext), holder.whenLoaded(),
+                        policy -> Results.monoMap(result, list -> filter(policy, list, Side.SERVER, null)));
+            }
             PolicySnapshot policy = holder.current();
-            return result == null ? null : Results.monoMap(result, list -> filter(policy, list, Side.SERVER, null));
+            return Results.monoMap(result, list -> filter(policy, list, Side.SERVER, null));
         } catch (Throwable t) {
             return unfilterable("server tools/list", result, t);
         }
@@ -128,15 +189,23 @@ public final class McpHooks implements PolicyBridge.Hooks {
     @Override
     public Object clientList(Object result, Object client) {
         try {
-            PolicySnapshot policy = holder.current();
-            return result == null ? null : Results.monoMap(result, list -> {
-                remember(client, list);
-                return filter(policy, list, Side.CLIENT, policy.serverSection(Identity.serverName(client),
-                        Identity.serverAddress(client)));
-            });
+            if (result == null) {
+                return null;
+            }
+            if (!holder.isLoaded()) {
+                return Results.monoAfter(loaderOf(client, result), holder.whenLoaded(), policy -> clientList(policy, result, client));
+            }
+            return clientList(holder.current(), result, client);
         } catch (Throwable t) {
             return unfilterable("client listTools", result, t);
         }
+    }
+
+    private Object clientList(PolicySnapshot policy, Object result, Object client) throws ReflectiveOperationException {
+        return Results.monoMap(result, list -> {
+            remember(client, list);
+            return filter(policy, list, Side.CLIENT, policy.serverSection(Identity.serverName(client), Identity.serverAddress(client)));
+        });
     }
 
     @Override
@@ -199,7 +268,12 @@ public final class McpHooks implements PolicyBridge.Hooks {
      */
     private Object filter(PolicySnapshot policy, Object listToolsResult, Side side, String server) {
         try {
-            return ToolLists.filterTools(listToolsResult, tool -> policy.isListed(side, server, tool));
+            return ToolLists.filterTools(listToolsResult, tool -> {
+                if (TestHooks.FAILS_LIST_FILTER) {
+                    throw TestHooks.listFilterFault();
+                }
+                return policy.isListed(side, server, tool);
+            });
         } catch (Throwable t) {
             Diagnostics.adviceError(side.word() + " tools/list filter", t);
             if (policy.failOpen()) {

@@ -54,7 +54,6 @@ public final class Results {
         return Class.forName(MONO, false, sdk).getMethod("defer", Supplier.class).invoke(null, supplier);
     }
 
-    /** {@code mono.map(function)}. */
     /** {@code Mono.error(error)}, from the Reactor that {@code mono} comes from. */
     public static Object monoError(Object mono, Throwable error) throws ReflectiveOperationException {
         Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
@@ -63,20 +62,33 @@ public final class Results {
 
     /**
      * {@code Mono.fromFuture(future).flatMap(value -> then.apply(value))}: {@code then} runs when the
-     * future completes, on the thread that completes it, and returns the {@code Mono} to go on with.
+     * future completes, on the thread that completes it (see {@code PolicyHolder.whenLoaded}), and returns the {@code Mono} to go on with.
      */
-    public static <T> Object monoAfter(ClassLoader sdk, CompletableFuture<T> future, Function<T, Object> then)
+    public static <T> Object monoAfter(ClassLoader sdk, CompletableFuture<T> future, Then<T> then)
             throws ReflectiveOperationException {
         Class<?> monoType = Class.forName(MONO, false, sdk);
         Object waiting = monoType.getMethod("fromFuture", CompletableFuture.class).invoke(null, future);
         Function<Object, Object> next = value -> {
             @SuppressWarnings("unchecked")
             T typed = (T) value;
-            return then.apply(typed);
+            try {
+                return then.apply(typed);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
         };
         return monoType.getMethod("flatMap", Function.class).invoke(waiting, next);
     }
 
+    /** What {@link #monoAfter} goes on with: the {@code Mono} to continue with; a throwable fails it. */
+    @FunctionalInterface
+    public interface Then<T> {
+        Object apply(T value) throws Throwable;
+    }
+
+    /** {@code mono.map(function)}. */
     public static Object monoMap(Object mono, Function<Object, Object> function) throws ReflectiveOperationException {
         Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
         return monoType.getMethod("map", Function.class).invoke(mono, function);

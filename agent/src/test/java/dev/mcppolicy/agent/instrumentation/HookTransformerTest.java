@@ -61,6 +61,23 @@ class HookTransformerTest {
     }
 
     @Test
+    void serverCallPassesTheLambdasOwnHandleWhichRunsItAgainLaterInstanceOrStatic() throws Throwable {
+        Class<?> stateful = wovenAs(StatefulServer.class, new McpAsyncServerInstrumentation());
+        Object server = stateful.getDeclaredConstructor().newInstance();
+        call(server, "toolsCallRequestHandler", "exchange-1", "params-1");
+        assertThat(bridge.handler.type().parameterCount()).as("receiver, exchange, params").isEqualTo(3);
+        assertThat(((Mono<?>) bridge.handler.invoke(server, "exchange-2", "params-2")).block()).isEqualTo("ran params-2");
+        assertThat(bridge.seen).as("run through its handle, the lambda enters the hook again")
+                .containsExactly(List.of("serverCall", server, "exchange-1", "params-1"), List.of("serverCall", server, "exchange-2", "params-2"));
+
+        Class<?> stateless = wovenAs(StatelessServer.class, new McpStatelessAsyncServerInstrumentation());
+        Object statelessServer = stateless.getDeclaredConstructor().newInstance();
+        call(statelessServer, "toolsCallRequestHandler", "context-1", 3);
+        assertThat(bridge.handler.type().parameterCount()).as("a static lambda: context, params").isEqualTo(2);
+        assertThat(((Mono<?>) bridge.handler.invoke("context-2", 2)).block()).isEqualTo("ran 0");
+    }
+
+    @Test
     void serverListResultIsReplacedOnEveryReturn() throws Exception {
         for (Class<?> sample : List.of(StatefulServer.class, StatelessServer.class)) {
             bridge.seen.clear();
@@ -402,10 +419,12 @@ class HookTransformerTest {
     private static final class RecordingHooks implements PolicyBridge.Hooks {
         final List<List<Object>> seen = new ArrayList<>();
         Object serverCallAnswer;
+        java.lang.invoke.MethodHandle handler;
 
         @Override
-        public Object serverCall(Object server, Object exchangeOrContext, Object params) {
+        public Object serverCall(Object server, Object exchangeOrContext, Object params, Object handler) {
             seen.add(java.util.Arrays.asList("serverCall", server, exchangeOrContext, params));
+            this.handler = (java.lang.invoke.MethodHandle) handler;
             return serverCallAnswer;
         }
 

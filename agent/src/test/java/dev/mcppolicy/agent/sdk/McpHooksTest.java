@@ -88,7 +88,7 @@ class McpHooksTest {
         Server server = new Server(new Specification(() -> PolicySnapshots.replace(holder, PolicySnapshots.of(DENIES_ALL, false))));
         McpHooks hooks = hooks(holder);
 
-        assertThat(hooks.serverCall(server, null, Map.of("name", "t", "arguments", Map.of())))
+        assertThat(hooks.serverCall(server, null, Map.of("name", "t", "arguments", Map.of()), null))
                 .as("allowed by the input_schema rule of the policy the call started with: run the tool").isNull();
         assertThat(holder.current().engine().policy().defaultAction().word()).isEqualTo("deny");
     }
@@ -98,7 +98,7 @@ class McpHooksTest {
         // no MCP SDK here: building the denial's CallToolResult fails
         PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(DENIES_ALL, true));
 
-        assertThatThrownBy(() -> hooks(holder).serverCall(null, null, Map.of("name", "t", "arguments", Map.of())))
+        assertThatThrownBy(() -> hooks(holder).serverCall(null, null, Map.of("name", "t", "arguments", Map.of()), null))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("mcp-policy denied tool call 't' and could not deliver the denial");
     }
@@ -114,6 +114,57 @@ class McpHooksTest {
         PolicySnapshots.complete(holder, PolicySnapshots.of("{\"version\": \"1\", \"default\": \"allow\"}", false));
 
         assertThat(seen.join()).as("decided once the policy is read: allowed, so the real call goes on").isEqualTo("sent");
+    }
+
+    /** The hooks under test in {@link #aServerCallBeforeThePolicyIsReadRunsItsHandlerOnceItIsAllowed}. */
+    private static McpHooks woven;
+    private static final java.util.concurrent.atomic.AtomicInteger HANDLER_RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A static handler lambda as woven: the hook on entry, then the tool. */
+    @SuppressWarnings({"unused", "unchecked"}) // called through its method handle; the hook answers a Mono
+    private static Mono<String> handler(Object exchange, Object params) throws ReflectiveOperationException {
+        Object answer = woven.serverCall(null, exchange, params, lookupHandler());
+        if (answer != null) {
+            return (Mono<String>) answer;
+        }
+        HANDLER_RUNS.incrementAndGet();
+        return Mono.just("ran");
+    }
+
+    private static java.lang.invoke.MethodHandle lookupHandler() throws ReflectiveOperationException {
+        return java.lang.invoke.MethodHandles.lookup().findStatic(McpHooksTest.class, "handler",
+                java.lang.invoke.MethodType.methodType(Mono.class, Object.class, Object.class));
+    }
+
+    @Test
+    void aServerCallBeforeThePolicyIsReadRunsItsHandlerOnceItIsAllowed() throws Exception {
+        PolicyHolder holder = PolicySnapshots.loading(false);
+        woven = hooks(holder);
+        HANDLER_RUNS.set(0);
+        Map<String, Object> params = Map.of("name", "echo", "arguments", Map.of());
+
+        Mono<?> answer = handler("exchange", params);
+        java.util.concurrent.CompletableFuture<Object> seen = answer.map(Object.class::cast).toFuture();
+        assertThat(seen).as("the hook answered at once with a Mono that waits; the calling thread is free").isNotDone();
+        assertThat(HANDLER_RUNS).hasValue(0);
+        PolicySnapshots.complete(holder, PolicySnapshots.of("{\"version\": \"1\", \"default\": \"allow\"}", false));
+
+        assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("allowed once read: the handler ran through its handle")
+                .isEqualTo("ran");
+        assertThat(HANDLER_RUNS).hasValue(1);
+        assertThat(handler("exchange", params).block()).as("a later call is decided at once").isEqualTo("ran");
+        assertThat(HANDLER_RUNS).hasValue(2);
+    }
+
+    @Test
+    void aListBeforeThePolicyIsReadIsFilteredOnceItIsRead() throws Exception {
+        PolicyHolder holder = PolicySnapshots.loading(false);
+        Mono<?> listed = (Mono<?>) hooks(holder).serverList(Mono.just(new Tools(List.of(new Tool("a"), new Tool("secret")), null)), null);
+        java.util.concurrent.CompletableFuture<Object> seen = listed.map(Object.class::cast).toFuture();
+        assertThat(seen).isNotDone();
+        PolicySnapshots.complete(holder, PolicySnapshots.of(HIDES, false));
+
+        assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(new Tools(List.of(new Tool("a")), null));
     }
 
     @Test
