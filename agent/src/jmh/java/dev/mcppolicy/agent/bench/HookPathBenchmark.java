@@ -56,7 +56,7 @@ public class HookPathBenchmark {
         call = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hello"), "c8a5093e-1a97-4464-808e-9a0d280f6666",
                 "perf-client", null);
         allowed = holder.decide(call);
-        if (hooks.serverCall(null, exchange, params) != null) {
+        if (hooks.serverCall(null, exchange, params, null) != null) {
             throw new IllegalStateException("echo must be allowed");
         }
     }
@@ -64,7 +64,7 @@ public class HookPathBenchmark {
     /** The whole hook on an allowed call with {@code log=off}: reflection + decision, no line. */
     @Benchmark
     public Object serverCallAllowedLogOff() {
-        return hooks.serverCall(null, exchange, params);
+        return hooks.serverCall(null, exchange, params, null);
     }
 
     /** The decision line the log gets for such a call (canonical-JSON SHA-256 of the arguments included). */
