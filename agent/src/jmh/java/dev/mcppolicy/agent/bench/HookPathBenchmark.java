@@ -55,7 +55,7 @@ public class HookPathBenchmark {
         params = Map.of("name", "echo", "arguments", Map.of("text", "hello"));
         call = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hello"), "c8a5093e-1a97-4464-808e-9a0d280f6666",
                 "perf-client", null);
-        allowed = holder.decide(call);
+        allowed = holder.current().decide(call);
         if (hooks.serverCall(null, exchange, params, null) != null) {
             throw new IllegalStateException("echo must be allowed");
         }
