@@ -28,8 +28,11 @@ final class Agent {
         Path mainJarDirectory = mainJarDirectory();
         PolicyHolder policy = PolicyHolder.loading(config.failOpen());
         // read when the first MCP class appears: a JVM without MCP never pays for Jackson and the engine
-        PolicyLoader loader = new PolicyLoader(policy, config.policyPath(workingDirectory, mainJarDirectory),
-                config.defaultPolicySearch(workingDirectory, mainJarDirectory), config.failOpen(), summary);
+        Path policyPath = config.policyPath(workingDirectory, mainJarDirectory);
+        // with no policy file anywhere, a reload watches for one in the working directory
+        Path watched = !config.reload() ? null : policyPath != null ? policyPath : workingDirectory.resolve("mcp-policy.json");
+        PolicyLoader loader = new PolicyLoader(policy, policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
+                config.failOpen(), summary, watched, config.reloadInterval());
         summary.configured(config, workingDirectory);
 
         String audit = config.audit();

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Holds the {@link PolicySnapshot} in force and nothing else: reading files is {@link PolicyReader}'s,
- * deciding is the snapshot's. A reload (a later issue) swaps in a new snapshot whole, built on the old
+ * deciding is the snapshot's. A reload ({@code PolicyWatcher}) swaps in a new snapshot whole, built on the old
  * engine's rate-limit store; a call already holding the old one finishes with it.
  */
 public final class PolicyHolder {
@@ -46,8 +46,8 @@ public final class PolicyHolder {
         loaded.complete(read);
     }
 
-    /** Puts {@code next} in force for every call that takes its snapshot from now on. */
-    void replace(PolicySnapshot next) {
+    /** Puts {@code next} in force for every call that takes its snapshot from now on (a reload). */
+    public void replace(PolicySnapshot next) {
         current.set(next);
         loaded.complete(next);
     }

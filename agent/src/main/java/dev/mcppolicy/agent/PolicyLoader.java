@@ -2,13 +2,16 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.agent.reload.PolicyWatcher;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Clock;
 
 /**
  * Reads the policy off the app's main thread (parsing loads Jackson and the engine, tens of
  * milliseconds the app's start-up need not wait for), completes the holder, and tells the startup
- * summary what it read. Tool calls that arrive first wait for it.
+ * summary what it read. Tool calls that arrive first wait for it. With {@code reload=true} it then
+ * starts the {@link PolicyWatcher}.
  */
 final class PolicyLoader extends Thread {
     private final PolicyHolder target;
@@ -16,8 +19,12 @@ final class PolicyLoader extends Thread {
     private final String searched;
     private final boolean failOpen;
     private final StartupSummary summary;
+    /** The file to watch for new versions once the first is read, or {@code null}: {@code reload=false}. */
+    private final Path watched;
+    private final Duration reloadInterval;
 
-    PolicyLoader(PolicyHolder target, Path path, String searched, boolean failOpen, StartupSummary summary) {
+    PolicyLoader(PolicyHolder target, Path path, String searched, boolean failOpen, StartupSummary summary, Path watched,
+            Duration reloadInterval) {
         super("mcp-policy-loader");
         setDaemon(true);
         this.target = target;
@@ -25,6 +32,8 @@ final class PolicyLoader extends Thread {
         this.searched = searched;
         this.failOpen = failOpen;
         this.summary = summary;
+        this.watched = watched;
+        this.reloadInterval = reloadInterval;
     }
 
     @Override
@@ -44,6 +53,10 @@ final class PolicyLoader extends Thread {
             summary.policyLoaded(read.path(), engine.policy());
         } else {
             summary.policyUnavailable(read.path(), read.unavailableDetails(), failOpen);
+        }
+        if (watched != null) {
+            new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC()).start();
+            summary.watching(watched, reloadInterval);
         }
     }
 }

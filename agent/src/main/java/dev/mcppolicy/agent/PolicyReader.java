@@ -1,9 +1,11 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.engine.EngineOptions;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyParser;
+import dev.mcppolicy.ratelimit.RateLimitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,17 +27,40 @@ public final class PolicyReader {
             return PolicySnapshot.unavailable("policy file not found: " + path, null, path, failOpen);
         }
         try {
-            Policy policy = PolicyParser.parse(path);
-            PolicyEngine engine = PolicyEngine.of(policy, clock);
-            engine.warmUp(); // off the call path: the loader thread sets up the counters
-            return PolicySnapshot.of(engine, path, failOpen);
+            return built(PolicyParser.parse(path), path, failOpen, clock, null);
         } catch (PolicyException e) {
-            int count = e.errors().size();
-            String reason = "invalid policy " + path.getFileName() + " (" + count + (count == 1 ? " error" : " errors")
-                    + ", listed in the agent's startup output)";
-            return PolicySnapshot.unavailable(reason, e.getMessage(), path, failOpen);
+            return invalid(path, e, failOpen);
         } catch (RuntimeException | LinkageError e) {
             return PolicySnapshot.unavailable("cannot read policy " + path + ": " + e, null, path, failOpen);
         }
+    }
+
+    /**
+     * A new version of the policy file, already read as {@code bytes}, built on the rate-limit store of
+     * {@code previous} (when it has an engine) so counters keep their state: what a reload puts in force,
+     * or an unavailable snapshot with every parse error when the new version is invalid.
+     */
+    public static PolicySnapshot reread(Path path, byte[] bytes, PolicySnapshot previous, Clock clock) {
+        try {
+            Policy policy = PolicyParser.parse(bytes, PolicyParser.formatOf(path.toString()), path.toString());
+            return built(policy, path, previous.failOpen(), clock, previous.engine() == null ? null : previous.engine().store());
+        } catch (PolicyException e) {
+            return invalid(path, e, previous.failOpen());
+        } catch (RuntimeException | LinkageError e) {
+            return PolicySnapshot.unavailable("cannot read policy " + path + ": " + e, null, path, previous.failOpen());
+        }
+    }
+
+    private static PolicySnapshot built(Policy policy, Path path, boolean failOpen, Clock clock, RateLimitStore store) {
+        PolicyEngine engine = store == null ? PolicyEngine.of(policy, clock) : PolicyEngine.of(policy, clock, EngineOptions.withStore(store));
+        engine.warmUp(); // off the call path: the loader (or reload) thread sets up the counters
+        return PolicySnapshot.of(engine, path, failOpen);
+    }
+
+    private static PolicySnapshot invalid(Path path, PolicyException e, boolean failOpen) {
+        int count = e.errors().size();
+        String reason = "invalid policy " + path.getFileName() + " (" + count + (count == 1 ? " error" : " errors")
+                + ", listed in the agent's startup output)";
+        return PolicySnapshot.unavailable(reason, e.getMessage(), path, failOpen);
     }
 }

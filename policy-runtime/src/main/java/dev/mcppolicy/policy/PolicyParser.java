@@ -44,7 +44,8 @@ public final class PolicyParser {
         return parse(text.getBytes(StandardCharsets.UTF_8), format, sourceName);
     }
 
-    private static Policy parse(byte[] bytes, Format format, String sourceName) throws PolicyException {
+    /** Parses the bytes of a policy file (UTF-8); {@code format} may be {@code null} to sniff it from the content. */
+    public static Policy parse(byte[] bytes, Format format, String sourceName) throws PolicyException {
         String text = new String(bytes, StandardCharsets.UTF_8);
         List<PolicyError> errors = new ArrayList<>();
         TreeReader reader = new TreeReader(errors);

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -105,6 +106,14 @@ public final class AgentConfig {
             }
         }
         String lower = value.toLowerCase(Locale.ROOT);
+        if (key.type() == ConfigKey.Type.DURATION) {
+            if (duration(lower) != null) {
+                return new Setting(key, lower, source, null);
+            }
+            problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not a duration from 100ms to 1h (500ms, 2s, 1m)"
+                    + "; using the default, " + key.key() + "=" + key.defaultValue());
+            return new Setting(key, key.defaultValue(), source, given);
+        }
         if (key.allowed().contains(lower)) {
             return new Setting(key, lower, source, null);
         }
@@ -242,9 +251,31 @@ public final class AgentConfig {
         return flag(ConfigKey.SERIALIZE_STDIO);
     }
 
-    /** Whether reloading was asked for; it is not built yet, so the policy is read once either way. */
+    /** Whether the policy file is watched and valid changes applied (SPEC §7). */
     public boolean reload() {
         return flag(ConfigKey.RELOAD);
+    }
+
+    /** How often the watched policy file is checked besides the file system's change events. */
+    public Duration reloadInterval() {
+        return duration(settings.get(ConfigKey.RELOAD_INTERVAL).value());
+    }
+
+    /** {@code 500ms}, {@code 2s}, {@code 1m} from 100 ms to 1 h, or {@code null}. */
+    static Duration duration(String text) {
+        String unit = text.endsWith("ms") ? "ms" : text.endsWith("s") ? "s" : text.endsWith("m") ? "m" : null;
+        String digits = unit == null ? "" : text.substring(0, text.length() - unit.length());
+        if (digits.isEmpty() || digits.length() > 7) {
+            return null;
+        }
+        for (int i = 0; i < digits.length(); i++) {
+            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+                return null;
+            }
+        }
+        long amount = Long.parseLong(digits);
+        Duration d = unit.equals("ms") ? Duration.ofMillis(amount) : unit.equals("s") ? Duration.ofSeconds(amount) : Duration.ofMinutes(amount);
+        return d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofHours(1)) > 0 ? null : d;
     }
 
     /** Every key's setting, in {@link ConfigKey} order. */

@@ -20,12 +20,14 @@ public enum ConfigKey {
     AUDIT("audit", Type.PATH, null, "unset", "path of a JSON-lines audit file, one object per decision"),
     LOG_ARGUMENTS("log_arguments", Type.BOOLEAN, "false", "also log argument values (off: only keys and a hash)"),
     DEBUG("debug", Type.BOOLEAN, "false", "the agent's own diagnostics on stderr"),
-    RELOAD("reload", Type.BOOLEAN, "false", "watch the policy file and apply valid changes (not built yet: the policy is read once)"),
+    RELOAD("reload", Type.BOOLEAN, "true", "watch the policy file and apply valid changes without a restart"),
+    RELOAD_INTERVAL("reload_interval", Type.DURATION, "2s", "2s",
+            "how often the policy file is also checked when the file system sends no change events"),
     SERIALIZE_STDIO("serialize_stdio", Type.BOOLEAN, "true",
             "carry the MCP SDK 2.1.0 fix for lost stdio messages into older SDKs");
 
     /** What a key's value is. */
-    public enum Type { BOOLEAN, CHOICE, PATH }
+    public enum Type { BOOLEAN, CHOICE, PATH, DURATION }
 
     private final String key;
     private final Type type;
@@ -44,7 +46,7 @@ public enum ConfigKey {
         this(key, type, defaultValue, defaultValue, allowed, meaning);
     }
 
-    /** A path, whose default README states in words. */
+    /** A path, whose default README states in words, or a duration. */
     ConfigKey(String key, Type type, String defaultValue, String defaultText, String meaning) {
         this(key, type, defaultValue, defaultText, List.of(), meaning);
     }
@@ -77,7 +79,7 @@ public enum ConfigKey {
         return defaultText;
     }
 
-    /** The values a {@link Type#BOOLEAN} or {@link Type#CHOICE} key takes (case-insensitive); empty for a path. */
+    /** The values a {@link Type#BOOLEAN} or {@link Type#CHOICE} key takes (case-insensitive); empty for a path or a duration. */
     public List<String> allowed() {
         return allowed;
     }

@@ -25,6 +25,9 @@ public final class AgentStatus {
     private volatile Hooks hooks = new Hooks(Hooks.State.WAITING_FOR_MCP, null);
     private final List<Instrumented> instrumented = new CopyOnWriteArrayList<>();
     private volatile CanaryResult canary = new CanaryResult(CanaryResult.Outcome.NOT_RUN, null);
+    private volatile ReloadResult lastReload;
+    private final java.util.concurrent.atomic.AtomicLong reloadsApplied = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong reloadsRejected = new java.util.concurrent.atomic.AtomicLong();
 
     AgentStatus() {
     }
@@ -101,6 +104,36 @@ public final class AgentStatus {
 
     void instrumented(Instrumented type) {
         instrumented.add(type);
+    }
+
+    void reloaded(ReloadResult result) {
+        lastReload = result;
+        if (result.outcome() == ReloadResult.Outcome.APPLIED) {
+            reloadsApplied.incrementAndGet();
+        } else if (result.outcome() == ReloadResult.Outcome.REJECTED) {
+            reloadsRejected.incrementAndGet();
+        }
+    }
+
+    /** The last reload's result, or {@code null} when the file has not changed since it was read. */
+    public ReloadResult lastReload() {
+        return lastReload;
+    }
+
+    public long reloadsApplied() {
+        return reloadsApplied.get();
+    }
+
+    public long reloadsRejected() {
+        return reloadsRejected.get();
+    }
+
+    /**
+     * What a change of the policy file did: a new version put in force ({@code from} → {@code to}), a
+     * version rejected ({@code to}, with its error count; {@code from} stays), or the file removed.
+     */
+    public record ReloadResult(Outcome outcome, java.time.Instant at, String from, String to, int errors) {
+        public enum Outcome { APPLIED, REJECTED, FILE_REMOVED }
     }
 
     void canary(CanaryResult canary) {

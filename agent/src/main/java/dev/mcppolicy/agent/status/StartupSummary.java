@@ -34,7 +34,7 @@ public final class StartupSummary {
 
     /**
      * An ERROR line per configuration problem, then every key's effective value and its source on one
-     * line; a WARN when {@code reload} is asked for, which is not built yet. Paths are shown resolved
+     * line. Paths are shown resolved
      * against {@code workingDirectory}.
      */
     public void configured(AgentConfig config, Path workingDirectory) {
@@ -55,10 +55,6 @@ public final class StartupSummary {
             separator = ", ";
         }
         Diagnostics.info(line.toString());
-        if (config.reload()) {
-            Diagnostics.warn("configuration: reload=true (from " + config.setting(ConfigKey.RELOAD).source()
-                    + ") is not built yet; the policy is read once, at start");
-        }
     }
 
     private static String shown(Setting setting, Path workingDirectory) {
@@ -104,6 +100,51 @@ public final class StartupSummary {
         for (String warning : texts) {
             Diagnostics.warn("policy " + warning);
         }
+    }
+
+    /** {@code reload=true}: the file watched for new versions. */
+    public void watching(Path file, java.time.Duration interval) {
+        Diagnostics.info("reload: watching " + file + " (and checking it every " + interval.toMillis() + " ms)");
+    }
+
+    /** A reload put a new version in force: one line, old hash to new. */
+    public void policyReloaded(Path file, String previousSha256, Policy policy) {
+        String mode = policy.mode().name().toLowerCase(Locale.ROOT);
+        String defaultAction = policy.defaultAction().name().toLowerCase(Locale.ROOT);
+        List<String> warnings = new ArrayList<>();
+        for (PolicyWarning warning : PolicyLint.warnings(policy)) {
+            warnings.add(warning.toString());
+        }
+        status.policy(new AgentStatus.PolicyStatus(AgentStatus.PolicyStatus.State.LOADED, file, policy.sha256(), mode, defaultAction,
+                warnings, null));
+        status.reloaded(new AgentStatus.ReloadResult(AgentStatus.ReloadResult.Outcome.APPLIED, java.time.Instant.now(),
+                previousSha256, policy.sha256(), 0));
+        Diagnostics.info("policy reloaded: " + file + " sha256=" + shortHash(previousSha256) + " -> " + policy.sha256()
+                + " mode=" + mode + " default=" + defaultAction);
+        for (String warning : warnings) {
+            Diagnostics.warn("policy " + warning);
+        }
+    }
+
+    /** A new version that is not valid: one line with its error count, then its errors; the policy in force stays. */
+    public void policyReloadRejected(Path file, String rejectedSha256, String inForceSha256, String errors) {
+        int count = errors == null ? 0 : (int) errors.lines().filter(line -> line.startsWith("  ")).count();
+        status.reloaded(new AgentStatus.ReloadResult(AgentStatus.ReloadResult.Outcome.REJECTED, java.time.Instant.now(),
+                inForceSha256, rejectedSha256, count));
+        Diagnostics.error("policy reload rejected: " + file + " sha256=" + rejectedSha256 + " (" + count + (count == 1 ? " error" : " errors")
+                + "); the policy in force stays (sha256=" + shortHash(inForceSha256) + "): " + errors);
+    }
+
+    /** The watched file is gone: the policy in force stays. */
+    public void policyFileRemoved(Path file, String inForceSha256) {
+        status.reloaded(new AgentStatus.ReloadResult(AgentStatus.ReloadResult.Outcome.FILE_REMOVED, java.time.Instant.now(),
+                inForceSha256, null, 0));
+        Diagnostics.warn("policy file removed: " + file + "; the policy in force stays (sha256=" + shortHash(inForceSha256)
+                + ") until a new version is written there");
+    }
+
+    private static String shortHash(String sha256) {
+        return sha256 == null ? "(none)" : sha256;
     }
 
     /** No policy in force: every call is answered by {@code on_error}; {@code errors} lists why (every parse error). */

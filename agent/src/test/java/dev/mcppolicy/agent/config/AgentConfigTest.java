@@ -43,7 +43,8 @@ class AgentConfigTest {
         assertThat(config.audit()).isNull();
         assertThat(config.debug()).isFalse();
         assertThat(config.logArguments()).isFalse();
-        assertThat(config.reload()).isFalse();
+        assertThat(config.reload()).as("SPEC §2: on by default").isTrue();
+        assertThat(config.reloadInterval()).isEqualTo(java.time.Duration.ofSeconds(2));
         assertThat(config.serializeStdio()).isTrue();
         assertThat(config.problems()).isEmpty();
         assertThat(config.settings()).extracting(Setting::key).containsExactly(ConfigKey.values());
@@ -85,8 +86,10 @@ class AgentConfigTest {
                 config = AgentConfig.resolve(null, NONE, Map.of(key.environmentVariable(), bad));
                 source = key.environmentVariable();
         }
+        String not = key.type() == ConfigKey.Type.DURATION ? "is not a duration from 100ms to 1h (500ms, 2s, 1m)"
+                : "is not one of " + String.join("|", key.allowed());
         assertThat(config.problems()).singleElement().asString()
-                .startsWith(key.key() + "='" + bad + "' (from " + source + ") is not one of " + String.join("|", key.allowed()))
+                .startsWith(key.key() + "='" + bad + "' (from " + source + ") " + not)
                 .endsWith("using the default, " + key.key() + "=" + key.defaultValue());
         assertThat(config.setting(key)).isEqualTo(new Setting(key, key.defaultValue(), source, bad));
     }
@@ -101,8 +104,20 @@ class AgentConfigTest {
         assertThat(config.log()).isEqualTo(AgentConfig.LogTarget.APP);
         assertThat(config.debug()).isFalse();
         assertThat(config.logArguments()).isFalse();
-        assertThat(config.reload()).isFalse();
+        assertThat(config.reload()).isTrue();
         assertThat(config.serializeStdio()).isTrue();
+    }
+
+    @Test
+    void aReloadIntervalIsADurationFrom100MillisecondsToAnHour() {
+        assertThat(AgentConfig.resolve("reload_interval=500ms", NONE, NONE).reloadInterval()).isEqualTo(java.time.Duration.ofMillis(500));
+        assertThat(AgentConfig.resolve("reload_interval=10S", NONE, NONE).reloadInterval()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(AgentConfig.resolve("reload_interval=60m", NONE, NONE).reloadInterval()).isEqualTo(java.time.Duration.ofHours(1));
+        for (String bad : List.of("99ms", "61m", "2h", "s", "-1s", "1.5s", "12345678s")) {
+            AgentConfig config = AgentConfig.resolve("reload_interval=" + bad, NONE, NONE);
+            assertThat(config.problems()).as(bad).hasSize(1);
+            assertThat(config.reloadInterval()).as(bad).isEqualTo(java.time.Duration.ofSeconds(2));
+        }
     }
 
     @Test
@@ -156,13 +171,14 @@ class AgentConfigTest {
     }
 
     private static String known() {
-        return "policy, on_error, log, audit, log_arguments, debug, reload, serialize_stdio";
+        return "policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio";
     }
 
     @ParameterizedTest
     @EnumSource(ConfigKey.class)
     void everyKeyIsReadFromItsPropertyAndItsEnvironmentVariable(ConfigKey key) {
-        String value = key.type() == ConfigKey.Type.PATH ? "some/file" : key.allowed().get(key.allowed().size() - 1);
+        String value = key.type() == ConfigKey.Type.PATH ? "some/file" : key.type() == ConfigKey.Type.DURATION ? "500ms"
+                : key.allowed().get(key.allowed().size() - 1);
         assertThat(AgentConfig.resolve(null, Map.of("mcppolicy." + key.key(), value), NONE).setting(key))
                 .isEqualTo(new Setting(key, value, "-Dmcppolicy." + key.key(), null));
         assertThat(AgentConfig.resolve(null, NONE, Map.of(AgentConfig.envName(key.key()), value)).setting(key))

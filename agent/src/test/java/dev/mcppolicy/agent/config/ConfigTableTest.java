@@ -31,6 +31,9 @@ class ConfigTableTest {
 
     /** As README writes a key's values: each allowed value as code, or "a path". */
     private static String valuesCell(ConfigKey key) {
+        if (key.type() == ConfigKey.Type.DURATION) {
+            return "a duration: `500ms`, `2s`, `1m` (100 ms to 1 h)";
+        }
         if (key.allowed().isEmpty()) {
             return "a path";
         }

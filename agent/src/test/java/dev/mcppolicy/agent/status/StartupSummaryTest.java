@@ -32,7 +32,8 @@ class StartupSummaryTest {
         List<String> lines = stderrOf(() -> summary.configured(config, CWD));
         assertThat(lines).containsExactly("[mcp-policy] configuration: policy=mcp-policy.json|yaml|yml (default), on_error=allow"
                 + " (MCPPOLICY_ON_ERROR), log=off (agent-args), audit=/srv/app/audit/decisions.jsonl (agent-args),"
-                + " log_arguments=false (default), debug=true (-Dmcppolicy.debug), reload=false (default), serialize_stdio=true (default)");
+                + " log_arguments=false (default), debug=true (-Dmcppolicy.debug), reload=true (default), reload_interval=2s (default),"
+                + " serialize_stdio=true (default)");
         assertThat(summary.status().configuration()).isEqualTo(config.settings());
         assertThat(summary.status().decisionLog()).isEqualTo("off");
     }
@@ -43,7 +44,7 @@ class StartupSummaryTest {
         List<String> lines = stderrOf(() -> summary.configured(config, CWD));
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("[mcp-policy] ERROR configuration: unknown key 'polcy' in agent-args; did you mean policy?"
-                + " (known: policy, on_error, log, audit, log_arguments, debug, reload, serialize_stdio)");
+                + " (known: policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio)");
         assertThat(lines.get(1)).isEqualTo("[mcp-policy] ERROR configuration: debug='yes' (from agent-args) is not one of true|false;"
                 + " using the default, debug=false");
         assertThat(lines.get(2)).contains(", debug=false (default; the value in agent-args is not valid), ");
@@ -51,15 +52,36 @@ class StartupSummaryTest {
     }
 
     @Test
-    void reloadIsNotRequestedUnlessSetAndThenAWarnSaysItIsNotBuilt() {
+    void reloadIsOnByDefaultAndOffWhenSetSoWithNoWarning() {
         List<String> unset = stderrOf(() -> summary.configured(AgentConfig.resolve(null, Map.of(), Map.of()), CWD));
-        assertThat(unset).singleElement().asString().contains(" reload=false (default),").doesNotContain("requested");
+        assertThat(unset).singleElement().asString().contains(" reload=true (default), reload_interval=2s (default),");
 
-        List<String> set = stderrOf(() -> summary.configured(AgentConfig.resolve("reload=true", Map.of(), Map.of()), CWD));
-        assertThat(set).hasSize(2);
-        assertThat(set.get(0)).contains(" reload=true (agent-args),");
-        assertThat(set.get(1)).isEqualTo("[mcp-policy] WARN configuration: reload=true (from agent-args) is not built yet;"
-                + " the policy is read once, at start");
+        List<String> off = stderrOf(() -> summary.configured(AgentConfig.resolve("reload=false", Map.of(), Map.of()), CWD));
+        assertThat(off).singleElement().asString().contains(" reload=false (agent-args),");
+    }
+
+    @Test
+    void aReloadIsOneLineOldHashToNewAndARejectionNamesItsErrorsAndTheHashInForce() {
+        dev.mcppolicy.policy.Policy policy;
+        try {
+            policy = dev.mcppolicy.policy.PolicyParser.parse("{\"version\": \"1\", \"default\": \"deny\"}",
+                    dev.mcppolicy.policy.PolicyParser.Format.JSON, "p");
+        } catch (dev.mcppolicy.policy.PolicyException e) {
+            throw new IllegalStateException(e);
+        }
+        List<String> reloaded = stderrOf(() -> summary.policyReloaded(Path.of("/srv/app/mcp-policy.json"), "aaa", policy));
+        assertThat(reloaded).containsExactly("[mcp-policy] policy reloaded: /srv/app/mcp-policy.json sha256=aaa -> " + policy.sha256()
+                + " mode=enforce default=deny");
+        assertThat(summary.status().policy().sha256()).isEqualTo(policy.sha256());
+        assertThat(summary.status().reloadsApplied()).isEqualTo(1);
+
+        List<String> rejected = stderrOf(() -> summary.policyReloadRejected(Path.of("/srv/app/mcp-policy.json"), "bbb", policy.sha256(),
+                "/srv/app/mcp-policy.json: 2 errors\n  /a: one\n  /b: two"));
+        assertThat(rejected).containsExactly("[mcp-policy] ERROR policy reload rejected: /srv/app/mcp-policy.json sha256=bbb (2 errors);"
+                + " the policy in force stays (sha256=" + policy.sha256() + "): /srv/app/mcp-policy.json: 2 errors", "  /a: one", "  /b: two");
+        assertThat(summary.status().reloadsRejected()).isEqualTo(1);
+        assertThat(summary.status().lastReload().outcome()).isEqualTo(AgentStatus.ReloadResult.Outcome.REJECTED);
+        assertThat(summary.status().policy().sha256()).as("still the one in force").isEqualTo(policy.sha256());
     }
 
     @Test

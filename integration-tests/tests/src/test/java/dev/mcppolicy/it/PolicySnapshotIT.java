@@ -2,12 +2,15 @@ package dev.mcppolicy.it;
 
 import static dev.mcppolicy.it.AbstractConcurrencyScenarios.INIT;
 import static dev.mcppolicy.it.AbstractConcurrencyScenarios.INITIALIZED;
+import static dev.mcppolicy.it.StdioRpc.answer;
+import static dev.mcppolicy.it.StdioRpc.call;
+import static dev.mcppolicy.it.StdioRpc.initialize;
+import static dev.mcppolicy.it.StdioRpc.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,9 +57,7 @@ class PolicySnapshotIT {
             assertThat(echo.path("result").path("content").path(0).path("text").asText()).isEqualTo("echo: early");
             assertThat(denied.path("result").path("content").path(0).path("text").asText())
                     .isEqualTo("Policy denied tool 'delete_everything': destructive tools are disabled [rule /tools/delete_everything]");
-            List<String> tools = new ArrayList<>();
-            listed.path("result").path("tools").forEach(tool -> tools.add(tool.path("name").asText()));
-            assertThat(tools).contains("echo").doesNotContain("secret_tool", "delete_everything");
+            assertThat(tools(listed)).contains("echo").doesNotContain("secret_tool", "delete_everything");
 
             server.awaitStderr(line -> line.contains("decision=DENY tool=delete_everything"));
             assertThat(server.stderr()).as(server.dump())
@@ -108,8 +109,7 @@ class PolicySnapshotIT {
             for (int i = 0; i < 3; i++) {
                 server.send("{\"jsonrpc\":\"2.0\",\"id\":\"list-" + i + "\",\"method\":\"tools/list\",\"params\":{}}");
                 JsonNode listed = answer(server, "list-" + i);
-                List<String> tools = new ArrayList<>();
-                listed.path("result").path("tools").forEach(tool -> tools.add(tool.path("name").asText()));
+                List<String> tools = tools(listed);
                 if (onError.equals("deny")) {
                     assertThat(tools).as("on_error=deny: no tool shown, not the unfiltered list\n%s", server.dump()).isEmpty();
                     assertThat(listed.has("error")).isFalse();
@@ -126,22 +126,6 @@ class PolicySnapshotIT {
     }
 
     private static ForkedJvm start(String name, String sdkVersion, Path dir, String testHook, String agentOptions) throws Exception {
-        return ForkedJvm.start(name, dir, List.of(testHook, Fixtures.javaagent(agentOptions)), Fixtures.classPath(sdkVersion),
-                "fixture.FixtureServer", List.of("stdio"));
-    }
-
-    private static void initialize(ForkedJvm server) throws Exception {
-        server.send(INIT.formatted("2024-11-05"));
-        server.awaitStdout(0, line -> line.contains("\"id\":\"init\""));
-        server.send(INITIALIZED);
-    }
-
-    private static String call(String id, String tool, String arguments) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
-                + "\",\"arguments\":" + arguments + "}}";
-    }
-
-    private static JsonNode answer(ForkedJvm server, String id) throws Exception {
-        return CallMix.JSON.readTree(server.awaitStdout(0, line -> line.contains("\"id\":\"" + id + "\"")));
+        return StdioRpc.start(name, sdkVersion, dir, List.of(testHook), agentOptions);
     }
 }
