@@ -2,6 +2,7 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
@@ -31,13 +32,14 @@ final class Agent {
         Path policyPath = config.policyPath(workingDirectory, mainJarDirectory);
         // with no policy file anywhere, a reload watches for one in the working directory
         Path watched = !config.reload() ? null : policyPath != null ? policyPath : workingDirectory.resolve("mcp-policy.json");
+        DecisionCounters counters = new DecisionCounters();
         PolicyLoader loader = new PolicyLoader(policy, policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
-                config.failOpen(), summary, watched, config.reloadInterval());
+                config.failOpen(), summary, watched, config.reloadInterval(), counters);
         summary.configured(config, workingDirectory);
 
         String audit = config.audit();
         DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
-                config.logArguments(), summary);
+                config.logArguments(), summary, counters);
         LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio(), summary);
         inst.addTransformer(installer, true);
         if (lateAttach) {

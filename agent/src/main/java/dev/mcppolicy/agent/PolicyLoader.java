@@ -2,6 +2,8 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.agent.metrics.DecisionCounters;
+import dev.mcppolicy.agent.metrics.Decisions;
 import dev.mcppolicy.agent.reload.PolicyWatcher;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,9 +24,10 @@ final class PolicyLoader extends Thread {
     /** The file to watch for new versions once the first is read, or {@code null}: {@code reload=false}. */
     private final Path watched;
     private final Duration reloadInterval;
+    private final DecisionCounters counters;
 
     PolicyLoader(PolicyHolder target, Path path, String searched, boolean failOpen, StartupSummary summary, Path watched,
-            Duration reloadInterval) {
+            Duration reloadInterval, DecisionCounters counters) {
         super("mcp-policy-loader");
         setDaemon(true);
         this.target = target;
@@ -34,6 +37,7 @@ final class PolicyLoader extends Thread {
         this.summary = summary;
         this.watched = watched;
         this.reloadInterval = reloadInterval;
+        this.counters = counters;
     }
 
     @Override
@@ -54,6 +58,8 @@ final class PolicyLoader extends Thread {
         } else {
             summary.policyUnavailable(read.path(), read.unavailableDetails(), failOpen);
         }
+        // JMX only now that MCP is here, and on this thread, not the app's
+        Decisions.register(counters, summary.status());
         if (watched != null) {
             new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC()).start();
             summary.watching(watched, reloadInterval);

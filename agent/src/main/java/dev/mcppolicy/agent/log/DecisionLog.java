@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.log;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
@@ -18,16 +19,28 @@ import java.util.List;
  */
 public final class DecisionLog {
     private final DecisionListener[] listeners;
+    private final DecisionCounters counters;
     private final boolean logArguments;
 
     /** @param logArguments whether the records carry argument values ({@code log_arguments}) */
     public DecisionLog(List<DecisionListener> listeners, boolean logArguments) {
+        this(listeners, logArguments, new DecisionCounters());
+    }
+
+    public DecisionLog(List<DecisionListener> listeners, boolean logArguments, DecisionCounters counters) {
+        this.counters = counters;
         this.listeners = listeners.toArray(new DecisionListener[0]);
         this.logArguments = logArguments;
     }
 
     /** The decision line through the sink {@code log} names (none for {@code off}), then the audit file when {@code audit} is set. */
     public static DecisionLog configured(LogTarget target, Path auditPath, boolean logArguments, StartupSummary summary) {
+        return configured(target, auditPath, logArguments, summary, new DecisionCounters());
+    }
+
+    /** As above, counting every decision in {@code counters} (for JMX) whatever the log does. */
+    public static DecisionLog configured(LogTarget target, Path auditPath, boolean logArguments, StartupSummary summary,
+            DecisionCounters counters) {
         List<DecisionListener> listeners = new ArrayList<>(2);
         if (target != LogTarget.OFF) {
             listeners.add(new DecisionLine(target == LogTarget.STDERR ? DecisionSink.stderr() : null, summary));
@@ -35,7 +48,7 @@ public final class DecisionLog {
         if (auditPath != null) {
             listeners.add(new AuditFile(auditPath));
         }
-        return new DecisionLog(listeners, logArguments);
+        return new DecisionLog(listeners, logArguments, counters);
     }
 
     /**
@@ -43,6 +56,11 @@ public final class DecisionLog {
      * is counted and reported ({@link Diagnostics#listenerError}) and the next one is told all the same.
      */
     public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader) {
+        try {
+            counters.count(call, decision);
+        } catch (Throwable t) {
+            Diagnostics.listenerError("metrics", "tool " + call.tool(), t);
+        }
         if (listeners.length == 0) {
             return;
         }

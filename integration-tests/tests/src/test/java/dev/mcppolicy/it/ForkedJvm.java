@@ -201,6 +201,10 @@ final class ForkedJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

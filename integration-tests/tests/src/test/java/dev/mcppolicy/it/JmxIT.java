@@ -1,0 +1,82 @@
+package dev.mcppolicy.it;
+
+import static dev.mcppolicy.it.StdioRpc.callText;
+import static dev.mcppolicy.it.StdioRpc.initialize;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.tools.attach.VirtualMachine;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code dev.mcppolicy:type=Decisions} read over a real JMX connection (the JDK's local management
+ * agent, started in the server through the attach API, as {@code jconsole} does) from a real stdio
+ * server under the agent: counts by outcome, tool and rule, reloads, the policy hash.
+ */
+class JmxIT {
+    @Test
+    void decisionsAreCountedByOutcomeToolAndRuleWithReloadsAndThePolicyHash() throws Exception {
+        Path dir = Fixtures.workDir("JmxIT");
+        Path policy = dir.resolve("mcp-policy.json");
+        Files.writeString(policy, Policies.SERVER);
+        try (ForkedJvm server = StdioRpc.start("JmxIT", "2.1.0", dir, List.of(), "")) {
+            initialize(server);
+            assertThat(callText(server, "1", "echo", "{\"text\":\"a\"}")).isEqualTo("echo: a");
+            assertThat(callText(server, "2", "echo", "{\"text\":\"b\"}")).isEqualTo("echo: b");
+            assertThat(callText(server, "3", "delete_everything", "{}")).startsWith("Policy denied tool 'delete_everything'");
+            assertThat(callText(server, "4", "audit_me", "{}")).isEqualTo("audit_me done");
+            Files.writeString(policy, "{ \"version\": \"1\", \"defualt\": \"allow\" }");
+            server.awaitStderr(line -> line.contains("policy reload rejected"));
+            Files.writeString(policy, Policies.SERVER.replace("\"wire_money\": {},", ""));
+            server.awaitStderr(line -> line.contains("policy reloaded"));
+            String sha256 = server.awaitStderr(line -> line.contains("policy reloaded")).replaceAll(".* -> (\\w+) .*", "$1");
+
+            VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
+            String address;
+            try {
+                address = vm.startLocalManagementAgent();
+            } finally {
+                vm.detach();
+            }
+            try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+                MBeanServerConnection jmx = connector.getMBeanServerConnection();
+                ObjectName name = new ObjectName("dev.mcppolicy:type=Decisions");
+                assertThat(jmx.getAttribute(name, "Allowed")).isEqualTo(3L);
+                assertThat(jmx.getAttribute(name, "Denied")).isEqualTo(1L);
+                assertThat(jmx.getAttribute(name, "WouldDeny")).as("audit_me runs in monitor mode").isEqualTo(1L);
+                assertThat(table(jmx.getAttribute(name, "ByTool"))).containsEntry("server echo", 2L)
+                        .containsEntry("server delete_everything", 1L).containsEntry("server audit_me", 1L);
+                assertThat(table(jmx.getAttribute(name, "ByRule"))).containsEntry("/tools/echo", 2L)
+                        .containsEntry("/tools/delete_everything", 1L);
+                assertThat(jmx.getAttribute(name, "ReloadsApplied")).isEqualTo(1L);
+                assertThat(jmx.getAttribute(name, "ReloadsRejected")).isEqualTo(1L);
+                assertThat(jmx.getAttribute(name, "AgentErrors")).isEqualTo(0L);
+                assertThat(jmx.getAttribute(name, "PolicySha256")).isEqualTo(sha256);
+                assertThat(jmx.getAttribute(name, "PolicyState")).isEqualTo("LOADED");
+            }
+            server.awaitStderrCount(line -> line.contains("decision="), 4, Duration.ofSeconds(1));
+        }
+    }
+
+    /** An MXBean {@code Map<String, Long>} as JMX carries it: rows of key and value. */
+    private static Map<String, Long> table(Object attribute) {
+        Map<String, Long> map = new HashMap<>();
+        for (Object row : ((TabularData) attribute).values()) {
+            CompositeData entry = (CompositeData) row;
+            map.put((String) entry.get("key"), (Long) entry.get("value"));
+        }
+        return map;
+    }
+}
