@@ -2,6 +2,7 @@ package dev.mcppolicy.agent.log;
 
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
+import dev.mcppolicy.agent.metrics.MicrometerMeters;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
@@ -20,6 +21,7 @@ import java.util.List;
 public final class DecisionLog {
     private final DecisionListener[] listeners;
     private final DecisionCounters counters;
+    private final MicrometerMeters meters;
     private final boolean logArguments;
 
     /** @param logArguments whether the records carry argument values ({@code log_arguments}) */
@@ -29,6 +31,7 @@ public final class DecisionLog {
 
     public DecisionLog(List<DecisionListener> listeners, boolean logArguments, DecisionCounters counters) {
         this.counters = counters;
+        this.meters = new MicrometerMeters();
         this.listeners = listeners.toArray(new DecisionListener[0]);
         this.logArguments = logArguments;
     }
@@ -60,6 +63,11 @@ public final class DecisionLog {
             counters.count(call, decision);
         } catch (Throwable t) {
             Diagnostics.listenerError("metrics", "tool " + call.tool(), t);
+        }
+        try {
+            meters.record(call, decision, tookMicros, sdkLoader);
+        } catch (Throwable t) {
+            Diagnostics.listenerError("micrometer", "tool " + call.tool(), t);
         }
         if (listeners.length == 0) {
             return;

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class DecisionLogTest {
     private static final ToolCall CALL = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hi"), "s-1", "client-1", null);
     private static final Decision ALLOWED = new Decision(Effect.ALLOW, Effect.ALLOW, "/tools/echo", null, 0);
-    private static final ClassLoader SDK = DecisionLogTest.class.getClassLoader();
+    /** An SDK loader with no Micrometer behind it (the test class path has one), so only the listeners write. */
+    private static final ClassLoader SDK = new java.net.URLClassLoader(new java.net.URL[0], ClassLoader.getPlatformClassLoader());
 
     private final List<String> told = new ArrayList<>();
 
