@@ -5,7 +5,14 @@ import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.policy.Approval;
+import dev.mcppolicy.policy.Policy;
+import dev.mcppolicy.policy.ServerPolicy;
+import dev.mcppolicy.policy.ToolRule;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -44,15 +51,23 @@ public final class PolicySnapshot {
         return new PolicySnapshot(null, reason, details, path, failOpen);
     }
 
-    /** Decides one call. A {@code require_approval} outcome is denied until approvals exist (SPEC §6). */
+    /** Decides one call; a {@code require_approval} outcome is denied (no channel to ask a person through). */
     public Decision decide(ToolCall call) {
+        return decide(call, false);
+    }
+
+    /**
+     * Decides one call. A {@code require_approval} outcome is returned as it is when {@code canHold}
+     * (an approval channel is configured: the caller holds the call), else denied (SPEC §6).
+     */
+    public Decision decide(ToolCall call, boolean canHold) {
         if (engine == null) {
             String text = "policy unavailable: " + unavailableReason;
             return failOpen ? Decision.errorAllowed(text) : Decision.error(text);
         }
         try {
             Decision decision = engine.decide(call);
-            if (decision.effect() == Effect.REQUIRE_APPROVAL) {
+            if (decision.effect() == Effect.REQUIRE_APPROVAL && !canHold) {
                 return new Decision(Effect.DENY, Effect.DENY, decision.rule(), APPROVAL_UNAVAILABLE, 0);
             }
             return decision;
@@ -105,6 +120,39 @@ public final class PolicySnapshot {
             Diagnostics.adviceError("policy engine checking", "tool " + tool, e);
             return false;
         }
+    }
+
+    /**
+     * How long a call held by the rule at {@code pointer} waits for approval: the rule's
+     * {@code approval.timeout}, or the default 5 minutes.
+     */
+    public Duration approvalTimeout(String pointer) {
+        if (engine != null && pointer != null) {
+            Policy policy = engine.policy();
+            for (Map.Entry<String, ToolRule> tool : policy.tools().entrySet()) {
+                if (pointer.equals("/tools/" + JsonPointers.escape(tool.getKey()))) {
+                    return timeoutOf(tool.getValue());
+                }
+            }
+            for (Map.Entry<String, ServerPolicy> server : policy.servers().entrySet()) {
+                String prefix = "/servers/" + JsonPointers.escape(server.getKey()) + "/tools/";
+                for (Map.Entry<String, ToolRule> tool : server.getValue().tools().entrySet()) {
+                    if (pointer.equals(prefix + JsonPointers.escape(tool.getKey()))) {
+                        return timeoutOf(tool.getValue());
+                    }
+                }
+            }
+        }
+        return Approval.DEFAULT_TIMEOUT;
+    }
+
+    private static Duration timeoutOf(ToolRule rule) {
+        return rule.approval() == null ? Approval.DEFAULT_TIMEOUT : rule.approval().timeout();
+    }
+
+    /** The SHA-256 of the policy in force, or {@code null}. */
+    public String sha256() {
+        return engine == null ? null : engine.policy().sha256();
     }
 
     /** The engine, or {@code null} when the policy is unavailable. */

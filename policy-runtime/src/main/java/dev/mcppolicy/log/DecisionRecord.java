@@ -43,13 +43,30 @@ public final class DecisionRecord {
     private final Decision decision;
     private final long tookMicros;
     private final boolean logArguments;
+    private final ApprovalNote approval;
 
     public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments) {
+        this(at, call, decision, tookMicros, logArguments, null);
+    }
+
+    /** A decision that held the call for approval, or the one that ended the hold ({@code approval}). */
+    public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments, ApprovalNote approval) {
         this.at = at;
         this.call = call;
         this.decision = decision;
         this.tookMicros = tookMicros;
         this.logArguments = logArguments;
+        this.approval = approval;
+    }
+
+    /** The approval this decision held the call for, or ended; {@code null} for most decisions. */
+    public ApprovalNote approval() {
+        return approval;
+    }
+
+    /** {@code HOLD} for a call held for approval, else the effect. */
+    private String decisionWord() {
+        return approval != null && approval.isHold() ? "HOLD" : decision.effect().name();
     }
 
     public Decision decision() {
@@ -76,7 +93,7 @@ public final class DecisionRecord {
      * argument path a condition looked at, never its value) only on decisions a condition made.
      */
     public String toLine() {
-        StringBuilder line = new StringBuilder(192).append("mcp-policy decision=").append(decision.effect());
+        StringBuilder line = new StringBuilder(192).append("mcp-policy decision=").append(decisionWord());
         if (decision.isMonitored()) {
             line.append(" would=").append(decision.wouldBe());
         }
@@ -95,6 +112,16 @@ public final class DecisionRecord {
         if (decision.retryAfterSeconds() > 0) {
             line.append(" retry_after=").append(decision.retryAfterSeconds());
         }
+        if (approval != null) {
+            field(line, "approval_id", approval.id());
+            if (!approval.isHold()) {
+                line.append(" approval=").append(approval.outcome());
+                if (approval.approver() != null) {
+                    field(line, "approver", approval.approver());
+                }
+                line.append(" waited_ms=").append(approval.waitedMillis());
+            }
+        }
         field(line, "session", orDash(call.sessionId()));
         field(line, "client", orDash(call.clientId()));
         field(line, "arg_keys", String.join(",", argumentKeys()));
@@ -109,7 +136,7 @@ public final class DecisionRecord {
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append('{');
         member(json, "ts", at.toString()).append(',');
-        member(json, "decision", decision.effect().name()).append(',');
+        member(json, "decision", decisionWord()).append(',');
         member(json, "would", decision.wouldBe().name()).append(',');
         member(json, "tool", call.tool()).append(',');
         member(json, "side", call.side().word()).append(',');
@@ -118,6 +145,12 @@ public final class DecisionRecord {
         member(json, "arg", decision.argument()).append(',');
         member(json, "reason", decision.reason()).append(',');
         json.append("\"retry_after\":").append(decision.retryAfterSeconds()).append(',');
+        if (approval != null) {
+            member(json, "approval_id", approval.id()).append(',');
+            member(json, "approval", approval.isHold() ? "held" : approval.outcome()).append(',');
+            member(json, "approver", approval.approver()).append(',');
+            json.append("\"waited_ms\":").append(approval.waitedMillis()).append(',');
+        }
         member(json, "session", call.sessionId()).append(',');
         member(json, "client", call.clientId()).append(',');
         json.append("\"arg_keys\":");

@@ -51,6 +51,24 @@ class DecisionRecordTest {
     }
 
     @Test
+    void aHeldCallIsAHoldLineAndItsOutcomeNamesTheApprovalTheApproverAndTheWait() {
+        Decision held = new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, "/tools/run_command", null, 0);
+        assertThat(new DecisionRecord(AT, CALL, held, 3, false, ApprovalNote.held("a1b2c3")).toLine()).isEqualTo(
+                "mcp-policy decision=HOLD tool=run_command side=server rule=/tools/run_command approval_id=a1b2c3 session=sess-1"
+                        + " client=claude-code arg_keys=command,cwd args_sha256=" + ARGS_SHA + " took_us=3");
+        Decision approved = new Decision(Effect.ALLOW, Effect.ALLOW, "/tools/run_command", null, 0);
+        DecisionRecord outcome = new DecisionRecord(AT, CALL, approved, 3, false, new ApprovalNote("a1b2c3", "approved", "alice", 1500));
+        assertThat(outcome.toLine()).contains("decision=ALLOW tool=run_command side=server rule=/tools/run_command"
+                + " approval_id=a1b2c3 approval=approved approver=alice waited_ms=1500 session=sess-1");
+        assertThat(outcome.toJson()).contains("\"approval_id\":\"a1b2c3\",\"approval\":\"approved\",\"approver\":\"alice\","
+                + "\"waited_ms\":1500,");
+        Decision timedOut = new Decision(Effect.DENY, Effect.DENY, "/tools/run_command", "approval timed out after 5m", 0);
+        assertThat(new DecisionRecord(AT, CALL, timedOut, 3, false, new ApprovalNote("a1b2c3", "timed_out", null, 300000)).toLine())
+                .contains("decision=DENY tool=run_command side=server rule=/tools/run_command reason=\"approval timed out after 5m\""
+                        + " approval_id=a1b2c3 approval=timed_out waited_ms=300000 session=");
+    }
+
+    @Test
     void writesTheSameFieldsAsOneJsonObject() {
         assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toJson()).isEqualTo(
                 "{\"ts\":\"2026-11-29T12:00:00Z\",\"decision\":\"DENY\",\"would\":\"DENY\",\"tool\":\"run_command\","

@@ -54,7 +54,7 @@ final class DecisionLine implements DecisionListener {
         ToolCall call = record.call();
         ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), Map.of(), call.sessionId(), call.clientId(), null);
         // the keys and hash of no arguments would claim what was not read
-        return new DecisionRecord(record.at(), without, record.decision(), record.tookMicros(), false).toLine()
+        return new DecisionRecord(record.at(), without, record.decision(), record.tookMicros(), false, record.approval()).toLine()
                 .replace(NO_ARGUMENTS, " args_unreadable=" + error.getClass().getSimpleName());
     }
 

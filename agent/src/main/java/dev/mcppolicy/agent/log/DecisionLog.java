@@ -7,6 +7,7 @@ import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.log.ApprovalNote;
 import dev.mcppolicy.log.DecisionRecord;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -59,6 +60,11 @@ public final class DecisionLog {
      * is counted and reported ({@link Diagnostics#listenerError}) and the next one is told all the same.
      */
     public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader) {
+        record(call, decision, tookMicros, sdkLoader, null);
+    }
+
+    /** As above, for a decision that held the call for approval or ended the hold ({@code approval}). */
+    public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader, ApprovalNote approval) {
         try {
             counters.count(call, decision);
         } catch (Throwable t) {
@@ -72,7 +78,7 @@ public final class DecisionLog {
         if (listeners.length == 0) {
             return;
         }
-        DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, tookMicros, logArguments);
+        DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, tookMicros, logArguments, approval);
         for (DecisionListener listener : listeners) {
             try {
                 listener.decided(record, sdkLoader);

@@ -4,6 +4,9 @@ import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.TestHooks;
+import dev.mcppolicy.agent.approval.Approvals;
+import dev.mcppolicy.agent.approval.Outcome;
+import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.log.DecisionLog;
@@ -11,6 +14,7 @@ import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.log.ApprovalNote;
 import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.Map;
@@ -47,6 +51,8 @@ import java.util.function.Supplier;
 public final class McpHooks implements PolicyBridge.Hooks {
     private final PolicyHolder holder;
     private final DecisionLog log;
+    private final Approvals approvals;
+    private final boolean showArguments;
     /**
      * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
      * validate arguments against the tool's advertised {@code inputSchema}. Weak keys: a closed client
@@ -61,8 +67,19 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private static final AtomicInteger RERUNNING = new AtomicInteger();
 
     public McpHooks(PolicyHolder holder, DecisionLog log) {
+        this(holder, log, null, false);
+    }
+
+    /**
+     * @param approvals where calls that need approval are held, or {@code null}: no approval channel is
+     *     configured, and such calls are denied
+     * @param showArguments whether approvers see argument values ({@code log_arguments})
+     */
+    public McpHooks(PolicyHolder holder, DecisionLog log, Approvals approvals, boolean showArguments) {
         this.holder = holder;
         this.log = log;
+        this.approvals = approvals;
+        this.showArguments = showArguments;
     }
 
     @Override
@@ -77,13 +94,13 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
         if (holder.isLoaded()) {
-            return serverCall(holder.current(), server, exchangeOrContext, params, sdk);
+            return serverCall(holder.current(), server, exchangeOrContext, params, sdk, handler);
         }
         try {
             // still reading the policy: answer with a Mono that decides once it is read, and never hold the
             // SDK's inbound (stdio reader, event-loop) thread meanwhile
             return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
-                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk);
+                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk, handler);
                 return answer != null ? answer : runHandler((MethodHandle) handler, server, exchangeOrContext, params);
             });
         } catch (Throwable t) {
@@ -92,7 +109,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     /** Decides a server call by {@code policy}: {@code null} to run the handler, else the answer. */
-    private Object serverCall(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk) {
+    private Object serverCall(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
+            Object handler) {
         String tool = "?";
         Decision decision = null;
         try {
@@ -104,7 +122,11 @@ public final class McpHooks implements PolicyBridge.Hooks {
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
                     Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
-            decision = decide(policy, call, sdk);
+            Decided decided = decide(policy, call, sdk);
+            decision = decided.decision();
+            if (decided.held() != null) {
+                return awaitApproval(decided.held(), sdk, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params));
+            }
             if (decision.effect() == Effect.ALLOW) {
                 return null;
             }
@@ -175,7 +197,11 @@ public final class McpHooks implements PolicyBridge.Hooks {
             String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
                     clientSession(client), Identity.clientName(client), listedInputSchema(policy, client, server, tool));
-            decision = decide(policy, call, sdk);
+            Decided decided = decide(policy, call, sdk);
+            decision = decided.decision();
+            if (decided.held() != null) {
+                return awaitApproval(decided.held(), sdk, () -> result);
+            }
             return decision.effect() == Effect.ALLOW ? result : Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
@@ -255,11 +281,58 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
-    private Decision decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk) {
+    /** What an approved call does: runs the handler, or sends the request; the {@code Mono} to go on with. */
+    @FunctionalInterface
+    private interface Proceed {
+        Object get() throws Throwable;
+    }
+
+    /** A decision, and the pending approval when it held the call. */
+    private record Decided(Decision decision, PendingCall held) {
+    }
+
+    /**
+     * Decides and logs one call. A call its rule says needs approval is held when a channel is configured
+     * (logged {@code decision=HOLD approval_id=...}), or denied when {@code approval.max_pending} calls are
+     * held already; without a channel the snapshot denies it.
+     */
+    private Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk) {
         long start = System.nanoTime();
-        Decision decision = policy.decide(call);
-        log.record(call, decision, (System.nanoTime() - start) / 1_000, sdk);
-        return decision;
+        Decision decision = policy.decide(call, approvals != null);
+        long took = (System.nanoTime() - start) / 1_000;
+        if (decision.effect() != Effect.REQUIRE_APPROVAL) {
+            log.record(call, decision, took, sdk);
+            return new Decided(decision, null);
+        }
+        PendingCall held = approvals.hold(call, decision, policy.approvalTimeout(decision.rule()), policy.sha256(), showArguments);
+        if (held == null) {
+            Decision full = new Decision(Effect.DENY, Effect.DENY, decision.rule(), "too many calls awaiting approval", 0);
+            log.record(call, full, took, sdk);
+            return new Decided(full, null);
+        }
+        log.record(call, decision, took, sdk, ApprovalNote.held(held.id()));
+        return new Decided(decision, held);
+    }
+
+    /**
+     * The answer to a held call: a {@code Mono} that goes on once a person (or the timeout) decides, holding
+     * no thread meanwhile. Approved: {@code proceed} (run the handler, or send the request); otherwise the
+     * §5 denial. The outcome is the call's decision line. A caller that cancels gives the entry up.
+     */
+    private Object awaitApproval(PendingCall held, ClassLoader sdk, Proceed proceed) throws ReflectiveOperationException {
+        String tool = held.call().tool();
+        // a copy: Reactor cancels the future it waits on when the caller cancels, and the entry's own must stay
+        Object waiting = Results.monoAfter(sdk, held.outcome().thenApply(outcome -> outcome), outcome -> {
+            Decision decision = outcome.decision(held.held());
+            log.record(held.call(), decision, 0, sdk, outcome.note(held.id()));
+            return decision.effect() == Effect.ALLOW ? proceed.get() : Results.deniedResult(sdk, decision.callerMessage(tool));
+        });
+        return Results.monoOnCancel(waiting, () -> {
+            Outcome cancelled = approvals.cancel(held.id(), "the caller cancelled the request");
+            if (cancelled != null) {
+                log.record(held.call(), cancelled.decision(held.held()), 0, sdk, cancelled.note(held.id()));
+            }
+        });
     }
 
     /**

@@ -82,6 +82,20 @@ public final class Results {
         return monoType.getMethod("flatMap", Function.class).invoke(waiting, next);
     }
 
+    /**
+     * {@code mono.doFinally(signal -> onCancel when CANCEL)}: the caller cancelled the request or closed the
+     * session; runs once the cancel has reached everything upstream.
+     */
+    public static Object monoOnCancel(Object mono, Runnable onCancel) throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
+        java.util.function.Consumer<Object> onFinally = signal -> {
+            if (signal instanceof Enum<?> type && type.name().equals("CANCEL")) {
+                onCancel.run();
+            }
+        };
+        return monoType.getMethod("doFinally", java.util.function.Consumer.class).invoke(mono, onFinally);
+    }
+
     /** What {@link #monoAfter} goes on with: the {@code Mono} to continue with; a throwable fails it. */
     @FunctionalInterface
     public interface Then<T> {

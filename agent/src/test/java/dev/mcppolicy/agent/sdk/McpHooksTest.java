@@ -167,6 +167,37 @@ class McpHooksTest {
         assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(new Tools(List.of(new Tool("a")), null));
     }
 
+    private static final String NEEDS_APPROVAL = "{\"version\": \"1\", \"default\": \"allow\", \"tools\": {\"exec\": "
+            + "{\"action\": \"require_approval\", \"approval\": {\"timeout\": \"10m\"}}}}";
+
+    @Test
+    void aHeldClientCallIsSentOnlyOnceApprovedAndACancelledOneGivesItsEntryUp() throws Exception {
+        PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(NEEDS_APPROVAL, false));
+        dev.mcppolicy.agent.approval.Approvals approvals = new dev.mcppolicy.agent.approval.Approvals(10, java.time.Clock.systemUTC());
+        McpHooks hooks = new McpHooks(holder, new DecisionLog(List.of(), false), approvals, false);
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        Mono<String> request = Mono.fromCallable(() -> "sent " + sent.incrementAndGet());
+
+        Mono<?> answer = (Mono<?>) hooks.clientCall(request, new Client(), Map.of("name", "exec", "arguments", Map.of("command", "ls")));
+        java.util.concurrent.CompletableFuture<Object> seen = answer.map(Object.class::cast).toFuture();
+        assertThat(seen).isNotDone();
+        assertThat(approvals.pending()).singleElement().satisfies(held -> {
+            assertThat(held.call().tool()).isEqualTo("exec");
+            assertThat(held.timeout()).isEqualTo(java.time.Duration.ofMinutes(10));
+        });
+        assertThat(sent).as("not sent while held").hasValue(0);
+
+        approvals.approve(approvals.pending().get(0).id(), "alice", null);
+        assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("sent 1");
+
+        Mono<?> second = (Mono<?>) hooks.clientCall(request, new Client(), Map.of("name", "exec", "arguments", Map.of("command", "ls")));
+        reactor.core.Disposable subscription = second.subscribe();
+        assertThat(approvals.pending()).hasSize(1);
+        subscription.dispose();
+        assertThat(approvals.pending()).as("the caller gave up: the entry is gone").isEmpty();
+        assertThat(sent).hasValue(1);
+    }
+
     @Test
     void aListIsFilteredByOneSnapshot() {
         PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(HIDES, false));
