@@ -54,6 +54,16 @@ final class Fixtures {
         return classPath.toString();
     }
 
+    /** The Spring Boot fat jar of the Spring AI fixture server ({@code fixtures/spring-ai-<version>}). */
+    static Path springApp(String springAiVersion) {
+        Path jar = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "spring-ai-" + springAiVersion, "target", "app.jar")
+                .toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("Spring AI " + springAiVersion + " fixture not built: " + jar);
+        }
+        return jar;
+    }
+
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
     static String classesOnly(String sdkVersion) {
         return fixtureModule(sdkVersion).resolve("target/classes").toString();
