@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A Spring AI server on a Spring WebMvc HTTP transport. Beside the shared scenarios, {@code scope: client}
+ * A Spring AI server on a Spring WebMvc or WebFlux HTTP transport. Beside the shared scenarios, {@code scope: client}
  * counts per caller credential: the app sets no transport-context extractor, so the identity comes from the
  * agent's hook on the Spring transport, which hashes the {@code Authorization} header of the Spring
  * {@code ServerRequest} (as {@code CallerIdentityIT} does for the servlet transports).

@@ -54,12 +54,12 @@ final class Fixtures {
         return classPath.toString();
     }
 
-    /** The Spring Boot fat jar of the Spring AI fixture server ({@code fixtures/spring-ai-<version>}). */
-    static Path springApp(String springAiVersion) {
-        Path jar = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "spring-ai-" + springAiVersion, "target", "app.jar")
+    /** The Spring Boot fat jar of a Spring AI fixture server ({@code fixtures/spring-ai-<fixture>}: {@code 1.1.2}, {@code 1.1.2-webflux}). */
+    static Path springApp(String fixture) {
+        Path jar = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "spring-ai-" + fixture, "target", "app.jar")
                 .toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("Spring AI " + springAiVersion + " fixture not built: " + jar);
+            throw new IllegalStateException("Spring AI fixture " + fixture + " not built: " + jar);
         }
         return jar;
     }

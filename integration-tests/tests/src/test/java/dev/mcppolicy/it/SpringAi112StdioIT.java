@@ -3,7 +3,7 @@ package dev.mcppolicy.it;
 /** Spring AI 1.1.2 on Spring Boot 3.5.7 (SDK 0.17.0), the stdio server starter's transport. */
 class SpringAi112StdioIT extends AbstractSpringAiStdioScenarios {
     @Override
-    String springAiVersion() {
+    String springAiFixture() {
         return "1.1.2";
     }
 

@@ -3,7 +3,7 @@ package dev.mcppolicy.it;
 /** Spring AI 2.0.1 on Spring Boot 4.0.7 (SDK 2.0.0), the stdio server starter's transport. */
 class SpringAi201StdioIT extends AbstractSpringAiStdioScenarios {
     @Override
-    String springAiVersion() {
+    String springAiFixture() {
         return "2.0.1";
     }
 
