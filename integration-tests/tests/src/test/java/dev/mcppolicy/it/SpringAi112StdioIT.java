@@ -1,6 +1,6 @@
 package dev.mcppolicy.it;
 
-/** Spring AI 1.1.2 on Spring Boot 3.5.7 (SDK 0.17.0), the stdio server starter's transport. */
+/** Spring AI 1.1.2 on Spring Boot 3.5.7 (SDK 0.17.0) over stdio: the WebMvc starter's app with {@code spring.ai.mcp.server.stdio=true} and no web server. */
 class SpringAi112StdioIT extends AbstractSpringAiStdioScenarios {
     @Override
     String springAiFixture() {
