@@ -64,9 +64,9 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
     @Test
     void namesTheSdkVersionLoadedFromTheFatJarsNestedJar() throws Exception {
         pair().sync();
-        // the SDK is one jar, mcp, before 0.14 and mcp-core beside an mcp pom from then on
+        // the SDK is one jar, mcp, before 0.14 and mcp-core beside an mcp pom from then on; a stateless server is its own class
         assertThat(pair().serverLog()).as(pair().dump())
-                .anyMatch(l -> l.matches("\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.server\\.McpAsyncServer \\(mcp(-core)? "
+                .anyMatch(l -> l.matches("\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.server\\.Mcp(Stateless)?AsyncServer \\(mcp(-core)? "
                         + Pattern.quote(sdkVersion()) + "\\): tools/call, tools/list"))
                 .noneMatch(l -> l.contains("version unknown"));
     }
