@@ -23,6 +23,9 @@ public final class HookedTypes {
             "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStreamableServerTransportProvider",
             "org/springframework/ai/mcp/server/webmvc/transport/WebMvcSseServerTransportProvider",
             "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStatelessServerTransport",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStreamableServerTransportProvider",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxSseServerTransportProvider",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport",
             "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
             "io/modelcontextprotocol/client/transport/StdioClientTransport");
 

@@ -15,8 +15,8 @@ public record McpTransportInstrumentation(String internalName) implements TypeIn
 
     /**
      * The transports, each hooked the same way: the servlet ones, and Spring's WebMvc and WebFlux ones
-     * (the SDK's {@code mcp-spring-webmvc}/{@code -webflux} before 2.0, Spring AI's {@code mcp-spring-webmvc}
-     * from Spring AI 2.0), which read the header from a Spring {@code ServerRequest}.
+     * (the SDK's {@code mcp-spring-webmvc}/{@code -webflux} before 2.0, Spring AI's own from Spring AI 2.0),
+     * which read the header from a Spring {@code ServerRequest}.
      */
     public static final List<String> TRANSPORTS = List.of(
             "io/modelcontextprotocol/server/transport/HttpServletStreamableServerTransportProvider",
@@ -30,7 +30,10 @@ public record McpTransportInstrumentation(String internalName) implements TypeIn
             "io/modelcontextprotocol/server/transport/WebFluxStatelessServerTransport",
             "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStreamableServerTransportProvider",
             "org/springframework/ai/mcp/server/webmvc/transport/WebMvcSseServerTransportProvider",
-            "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStatelessServerTransport");
+            "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStatelessServerTransport",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStreamableServerTransportProvider",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxSseServerTransportProvider",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport");
 
     private static final Weave CONTEXT = Weave.afterCall(EXTRACTOR, "extract", "transportContext");
 
