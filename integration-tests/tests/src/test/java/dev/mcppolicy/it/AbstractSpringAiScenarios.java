@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shared tool-call scenarios against a Spring Boot MCP server on Spring AI (issue 11): the fixture
- * app's fat jar ({@code fixtures/spring-ai-<version>[-webflux]}, its tools declared with {@code @Tool} and
+ * app's fat jar ({@code fixtures/spring-ai-<version>[-stdio|-webflux]}, its tools declared with {@code @Tool} and
  * {@code @McpTool}) run as {@code java -javaagent:... -jar app.jar}, so the SDK is loaded from a nested jar
  * by Boot's launcher; the client is the SDK fixture client of the SDK version that Spring AI brings. One
  * Spring JVM per class.
@@ -20,7 +20,7 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
     private static final String BOOT_LINE = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) +%s +\\d+ --- "
             + "\\[fixture-server] \\[[^\\]]*] mcp\\.policy +: mcp-policy decision=%s tool=%s side=server .*";
 
-    /** The fixture module, {@code spring-ai-<this>}: Spring AI's version, and {@code -webflux} for the WebFlux starter's app. */
+    /** The fixture module, {@code spring-ai-<this>}: Spring AI's version, then {@code -stdio} or {@code -webflux} for the app on that starter (none: WebMvc). */
     abstract String springAiFixture();
 
     /** Spring AI's server starter takes the transport from the profile of the same name (see the app's properties). */

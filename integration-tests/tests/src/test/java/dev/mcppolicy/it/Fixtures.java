@@ -54,7 +54,7 @@ final class Fixtures {
         return classPath.toString();
     }
 
-    /** The Spring Boot fat jar of a Spring AI fixture server ({@code fixtures/spring-ai-<fixture>}: {@code 1.1.2}, {@code 1.1.2-webflux}). */
+    /** The Spring Boot fat jar of a Spring AI fixture server ({@code fixtures/spring-ai-<fixture>}: {@code 1.1.2}, {@code 1.1.2-stdio}, {@code 1.1.2-webflux}). */
     static Path springApp(String fixture) {
         Path jar = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "spring-ai-" + fixture, "target", "app.jar")
                 .toAbsolutePath().normalize();
