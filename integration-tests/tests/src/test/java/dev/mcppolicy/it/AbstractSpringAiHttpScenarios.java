@@ -3,13 +3,8 @@ package dev.mcppolicy.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,21 +45,21 @@ abstract class AbstractSpringAiHttpScenarios extends AbstractSpringAiScenarios {
         Path root = Fixtures.workPath(getClass().getSimpleName());
         List<ForkedJvm> clients = new ArrayList<>();
         try {
-            ForkedJvm alice = client(clients, root, "alice", "Bearer alice-secret");
-            ForkedJvm bob = client(clients, root, "bob", "Bearer bob-secret");
-            assertThat(call(alice)).isEqualTo(OK);
-            assertThat(call(alice)).isEqualTo(OK);
-            assertThat(call(alice)).startsWith("RESULT isError=true text=Policy denied tool 'per_caller': ")
+            ForkedJvm alice = caller(clients, root, "alice", "Bearer alice-secret");
+            ForkedJvm bob = caller(clients, root, "bob", "Bearer bob-secret");
+            assertThat(Callers.call(alice, "per_caller")).isEqualTo(OK);
+            assertThat(Callers.call(alice, "per_caller")).isEqualTo(OK);
+            assertThat(Callers.call(alice, "per_caller")).startsWith("RESULT isError=true text=Policy denied tool 'per_caller': ")
                     .contains("retry after").endsWith("[rule /tools/per_caller/limits/0]");
             // another caller has a budget of its own
-            assertThat(call(bob)).isEqualTo(OK);
-            assertThat(call(bob)).isEqualTo(OK);
+            assertThat(Callers.call(bob, "per_caller")).isEqualTo(OK);
+            assertThat(Callers.call(bob, "per_caller")).isEqualTo(OK);
             // the same credential on a new connection (a new session) shares alice's budget
-            ForkedJvm aliceAgain = client(clients, root, "alice-again", "Bearer alice-secret");
-            assertThat(call(aliceAgain)).startsWith("RESULT isError=true");
+            ForkedJvm aliceAgain = caller(clients, root, "alice-again", "Bearer alice-secret");
+            assertThat(Callers.call(aliceAgain, "per_caller")).startsWith("RESULT isError=true");
 
-            String alicePrincipal = "client=principal:" + sha256("Bearer alice-secret").substring(0, 16);
-            String bobPrincipal = "client=principal:" + sha256("Bearer bob-secret").substring(0, 16);
+            String alicePrincipal = Callers.principalField("Bearer alice-secret");
+            String bobPrincipal = Callers.principalField("Bearer bob-secret");
             pair().awaitServerLog(l -> l.contains("decision=DENY tool=per_caller") && l.contains(alicePrincipal)
                     && l.contains("retry_after="));
             pair().awaitServerLog(l -> l.contains("decision=ALLOW tool=per_caller") && l.contains(bobPrincipal));
@@ -81,23 +76,8 @@ abstract class AbstractSpringAiHttpScenarios extends AbstractSpringAiScenarios {
     }
 
     /** A fixture client without the agent, sending {@code Authorization: <authorization>} on every request. */
-    private ForkedJvm client(List<ForkedJvm> clients, Path root, String name, String authorization) throws IOException {
-        Path dir = Files.createDirectories(root.resolve(name));
-        ForkedJvm client = ForkedJvm.start(getClass().getSimpleName() + "-" + name, dir,
-                List.of("-Dfixture.authorization=" + authorization), Fixtures.classPath(sdkVersion()), "fixture.FixtureClient",
-                List.of(transport(), pair().serverUrl()));
-        clients.add(client);
-        client.awaitStdout(0, line -> line.equals(">> READY"));
-        return client;
-    }
-
-    private static String call(ForkedJvm client) throws IOException {
-        int from = client.stdout().size();
-        client.send("call per_caller {}");
-        return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
-    }
-
-    private static String sha256(String text) throws NoSuchAlgorithmException {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    private ForkedJvm caller(List<ForkedJvm> clients, Path root, String name, String authorization) throws IOException {
+        return Callers.start(clients, root.resolve(name), getClass().getSimpleName() + "-" + name, authorization,
+                Fixtures.classPath(sdkVersion()), transport(), pair().serverUrl());
     }
 }
