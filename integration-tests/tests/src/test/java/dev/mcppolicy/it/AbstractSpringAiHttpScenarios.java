@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 abstract class AbstractSpringAiHttpScenarios extends AbstractSpringAiScenarios {
     private static final String OK = "RESULT isError=false text=per_caller done";
 
-    /** The shared policy, and {@code per_caller} with a limit per caller; the client policy hides it from the shared list. */
+    /** The Spring policy, and {@code per_caller} with a limit per caller; the client policy hides it from the shared list. */
     @Override
     String serverPolicy() {
-        return Policies.SERVER.replace("\"audit_me\":", """
+        return super.serverPolicy().replace("\"audit_me\":", """
                 "per_caller": { "limits": [ { "counter": "per-caller", "window": "hour", "max": 2, "scope": "client" } ] },
                     "audit_me":""");
     }

@@ -32,8 +32,14 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
                 "", "", server, serverStdout());
     }
 
+    /** The shared policy, and a {@code require} on echo (checked after its schema, so the shared scenarios hold). */
     String serverPolicy() {
-        return Policies.SERVER;
+        String echo = "\"echo\": { \"arguments\": \"input_schema\" }";
+        if (!Policies.SERVER.contains(echo)) {
+            throw new IllegalStateException("the shared policy's echo rule changed: " + Policies.SERVER);
+        }
+        return Policies.SERVER.replace(echo, "\"echo\": { \"arguments\": \"input_schema\", "
+                + "\"require\": [ { \"path\": \"text\", \"op\": \"max_length\", \"value\": 20 } ] }");
     }
 
     String clientPolicy() {
@@ -59,6 +65,16 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
                 .anyMatch(l -> l.startsWith("[mcp-policy] decision log: SLF4J logger 'mcp.policy' (ch.qos.logback"))
                 .anyMatch(l -> l.matches(BOOT_LINE.formatted("INFO", "ALLOW", "echo")))
                 .anyMatch(l -> l.matches(BOOT_LINE.formatted("WARN", "DENY", "delete_everything")));
+    }
+
+    @Test
+    void deniesACallThatBreaksARequireWithoutRunningItsHandler() throws Exception {
+        assertThat(pair().call("echo", "{\"text\":\"much longer than twenty characters\"}"))
+                .startsWith("RESULT isError=true text=Policy denied tool 'echo': ").endsWith("[rule /tools/echo/require/0]");
+        pair().sync();
+        assertThat(pair().serverLog()).as(pair().dump())
+                .anyMatch(l -> l.contains("decision=DENY tool=echo side=server rule=/tools/echo/require/0"))
+                .noneMatch(l -> l.contains("HANDLER RAN echo {text=much longer"));
     }
 
     @Test
