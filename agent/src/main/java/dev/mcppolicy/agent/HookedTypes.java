@@ -14,6 +14,18 @@ public final class HookedTypes {
             "io/modelcontextprotocol/server/transport/HttpServletStreamableServerTransportProvider",
             "io/modelcontextprotocol/server/transport/HttpServletSseServerTransportProvider",
             "io/modelcontextprotocol/server/transport/HttpServletStatelessServerTransport",
+            "io/modelcontextprotocol/server/transport/WebMvcStreamableServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/WebMvcSseServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/WebMvcStatelessServerTransport",
+            "io/modelcontextprotocol/server/transport/WebFluxStreamableServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/WebFluxSseServerTransportProvider",
+            "io/modelcontextprotocol/server/transport/WebFluxStatelessServerTransport",
+            "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStreamableServerTransportProvider",
+            "org/springframework/ai/mcp/server/webmvc/transport/WebMvcSseServerTransportProvider",
+            "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStatelessServerTransport",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStreamableServerTransportProvider",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxSseServerTransportProvider",
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport",
             "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
             "io/modelcontextprotocol/client/transport/StdioClientTransport");
 

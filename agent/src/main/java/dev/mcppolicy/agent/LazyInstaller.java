@@ -13,13 +13,15 @@ import java.util.Set;
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
  * else, so a JVM without the MCP SDK pays almost nothing (its policy is not even read). The first
- * {@code io/modelcontextprotocol/} class wakes it up: it starts reading the policy, then builds the
+ * {@code io/modelcontextprotocol/} class (or Spring AI's {@code org/springframework/ai/mcp/}, whose 2.x
+ * transports are hooked too) wakes it up: it starts reading the policy, then builds the
  * real (ASM) transformer, before the SDK's dispatch classes load, and hands it exactly the classes it
  * hooks. It does so once: an install that fails is reported once, and MCP calls are then not policed
  * (later MCP classes do not try again, each with its own stack trace).
  */
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
+    static final String SPRING_AI_PREFIX = "org/springframework/ai/mcp/";
 
     private final PolicyHolder policy;
     private final DecisionLog log;
@@ -41,7 +43,8 @@ final class LazyInstaller implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (className == null || !className.startsWith(SDK_PREFIX) && !className.equals(HookedTypes.CANARY)) {
+        if (className == null || !className.startsWith(SDK_PREFIX) && !className.startsWith(SPRING_AI_PREFIX)
+                && !className.equals(HookedTypes.CANARY)) {
             return null;
         }
         Activated current = active != null ? active : activate();

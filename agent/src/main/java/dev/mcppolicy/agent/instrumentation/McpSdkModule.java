@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The official MCP Java SDK, {@code io.modelcontextprotocol.sdk:mcp} 0.10.0 to 2.1.0
  * (research/sdk-points.md): one server dispatch point per server kind and the async client, which the
- * sync facades delegate to, so no call is decided twice; the HTTP transports, for the caller's identity;
+ * sync facades delegate to, so no call is decided twice; the HTTP transports (servlet, and Spring WebMvc and
+ * WebFlux), for the caller's identity;
  * and, unless turned off, the stdio transports before 2.1.0, whose concurrent sends lose messages.
  */
 public final class McpSdkModule {

@@ -84,9 +84,22 @@ public final class Identity {
         return "principal:" + CanonicalJson.sha256Hex(credential.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
     }
 
-    /** A header of a servlet {@code HttpServletRequest} (javax or jakarta), or {@code null}. */
+    /**
+     * A header of a servlet {@code HttpServletRequest} (javax or jakarta), or of a Spring functional
+     * {@code ServerRequest} (WebMvc and WebFlux: {@code headers().firstHeader(name)}), or {@code null}.
+     */
     public static String header(Object request, String name) {
-        return request == null ? null : asString(invoke(method(request.getClass(), "getHeader", String.class), request, name));
+        if (request == null) {
+            return null;
+        }
+        Method getHeader = method(request.getClass(), "getHeader", String.class);
+        if (getHeader != null) {
+            return asString(invoke(getHeader, request, name));
+        }
+        Method headers = method(request.getClass(), "headers");
+        Object all = headers == null ? null : invoke(headers, request);
+        Method first = all == null ? null : method(all.getClass(), "firstHeader", String.class);
+        return first == null ? null : asString(invoke(first, all, name));
     }
 
     /**

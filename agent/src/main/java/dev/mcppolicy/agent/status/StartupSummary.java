@@ -71,7 +71,7 @@ public final class StartupSummary {
     public void waitingForMcp(boolean serializeStdio) {
         Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools,"
                 + " HTTP caller identity" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
-                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol class loads");
+                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol or org.springframework.ai.mcp class loads");
     }
 
     public void hooksInstalled(long millis) {

@@ -49,6 +49,55 @@ class IdentityTest {
     }
 
     @Test
+    void readsTheHeaderOfAServletRequestAndOfASpringServerRequest() {
+        assertThat(Identity.header(new ServletRequest(Map.of("Authorization", "Bearer token-1")), "Authorization"))
+                .isEqualTo("Bearer token-1");
+        ServerRequest spring = new ServerRequest(new ServerRequest.Headers(Map.of("Authorization", "Bearer token-1")));
+        assertThat(Identity.header(spring, "Authorization")).isEqualTo("Bearer token-1");
+        assertThat(Identity.header(new ServerRequest(new ServerRequest.Headers(Map.of())), "Authorization")).isNull();
+        assertThat(Identity.header("neither", "Authorization")).isNull();
+    }
+
+    /** A servlet request's shape: {@code getHeader(name)}. */
+    public static final class ServletRequest {
+        private final Map<String, String> headers;
+
+        ServletRequest(Map<String, String> headers) {
+            this.headers = headers;
+        }
+
+        public String getHeader(String name) {
+            return headers.get(name);
+        }
+    }
+
+    /** Spring's functional {@code ServerRequest} (WebMvc and WebFlux): {@code headers().firstHeader(name)}. */
+    public static final class ServerRequest {
+        private final Headers headers;
+
+        ServerRequest(Headers headers) {
+            this.headers = headers;
+        }
+
+        public Headers headers() {
+            return headers;
+        }
+
+        /** {@code ServerRequest.Headers}. */
+        public static final class Headers {
+            private final Map<String, String> values;
+
+            Headers(Map<String, String> values) {
+                this.values = values;
+            }
+
+            public String firstHeader(String name) {
+                return values.get(name);
+            }
+        }
+    }
+
+    @Test
     void anObjectThatIsNoTransportContextIsLeftAsItIs() {
         Object notAContext = "not a context";
         assertThat(Identity.withPrincipal(notAContext, BEARER)).isSameAs(notAContext);

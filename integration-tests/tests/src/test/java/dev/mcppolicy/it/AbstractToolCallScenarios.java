@@ -34,7 +34,12 @@ abstract class AbstractToolCallScenarios {
 
     @BeforeAll
     void startFixtures() throws Exception {
-        pair = McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), async(), Policies.SERVER, Policies.CLIENT, "", "");
+        pair = startPair();
+    }
+
+    /** The fixture client and server of this SDK version and transport; another kind of server app overrides it. */
+    McpPair startPair() throws java.io.IOException {
+        return McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), async(), Policies.SERVER, Policies.CLIENT, "", "");
     }
 
     @AfterAll

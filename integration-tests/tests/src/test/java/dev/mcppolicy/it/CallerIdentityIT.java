@@ -2,14 +2,9 @@ package dev.mcppolicy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,22 +42,25 @@ class CallerIdentityIT {
                     "fixture.FixtureServer", List.of(transport));
             jvms.add(server);
             String url = "http://localhost:" + server.awaitStderr(l -> l.startsWith("FIXTURE LISTENING ")).substring(18).trim();
-            ForkedJvm alice = client(jvms, root, name + "-alice", "Bearer alice-secret", classPath, transport, url);
-            ForkedJvm bob = client(jvms, root, name + "-bob", "Bearer bob-secret", classPath, transport, url);
+            ForkedJvm alice = Callers.start(jvms, root.resolve(name + "-alice"), name + "-alice", "Bearer alice-secret",
+                    classPath, transport, url);
+            ForkedJvm bob = Callers.start(jvms, root.resolve(name + "-bob"), name + "-bob", "Bearer bob-secret", classPath,
+                    transport, url);
 
-            assertThat(call(alice, "limited")).isEqualTo(OK);
-            assertThat(call(alice, "limited")).isEqualTo(OK);
-            assertThat(call(alice, "limited")).startsWith("RESULT isError=true text=Policy denied tool 'limited': ")
+            assertThat(Callers.call(alice, "limited")).isEqualTo(OK);
+            assertThat(Callers.call(alice, "limited")).isEqualTo(OK);
+            assertThat(Callers.call(alice, "limited")).startsWith("RESULT isError=true text=Policy denied tool 'limited': ")
                     .contains("retry after").endsWith("[rule /tools/limited/limits/0]");
             // another caller has a budget of its own
-            assertThat(call(bob, "limited")).isEqualTo(OK);
-            assertThat(call(bob, "limited")).isEqualTo(OK);
+            assertThat(Callers.call(bob, "limited")).isEqualTo(OK);
+            assertThat(Callers.call(bob, "limited")).isEqualTo(OK);
             // the same credential on a new connection (a new session) shares alice's budget
-            ForkedJvm aliceAgain = client(jvms, root, name + "-alice-again", "Bearer alice-secret", classPath, transport, url);
-            assertThat(call(aliceAgain, "limited")).startsWith("RESULT isError=true");
+            ForkedJvm aliceAgain = Callers.start(jvms, root.resolve(name + "-alice-again"), name + "-alice-again",
+                    "Bearer alice-secret", classPath, transport, url);
+            assertThat(Callers.call(aliceAgain, "limited")).startsWith("RESULT isError=true");
 
-            String alicePrincipal = "client=principal:" + sha256("Bearer alice-secret").substring(0, 16);
-            String bobPrincipal = "client=principal:" + sha256("Bearer bob-secret").substring(0, 16);
+            String alicePrincipal = Callers.principalField("Bearer alice-secret");
+            String bobPrincipal = Callers.principalField("Bearer bob-secret");
             server.awaitStderr(l -> l.contains("decision=DENY tool=limited") && l.contains(alicePrincipal) && l.contains("retry_after="));
             server.awaitStderr(l -> l.contains("decision=ALLOW tool=limited") && l.contains(bobPrincipal));
             List<String> log = server.stderr();
@@ -77,25 +75,5 @@ class CallerIdentityIT {
                 jvm.close();
             }
         }
-    }
-
-    private static ForkedJvm client(List<ForkedJvm> jvms, Path root, String name, String authorization, String classPath,
-            String transport, String url) throws IOException {
-        Path dir = Files.createDirectories(root.resolve(name));
-        ForkedJvm client = ForkedJvm.start(name, dir, List.of("-Dfixture.authorization=" + authorization), classPath,
-                "fixture.FixtureClient", List.of(transport, url));
-        jvms.add(client);
-        client.awaitStdout(0, line -> line.equals(">> READY"));
-        return client;
-    }
-
-    private static String call(ForkedJvm client, String tool) throws IOException {
-        int from = client.stdout().size();
-        client.send("call " + tool + " {}");
-        return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
-    }
-
-    private static String sha256(String text) throws NoSuchAlgorithmException {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -54,6 +54,16 @@ final class Fixtures {
         return classPath.toString();
     }
 
+    /** The Spring Boot fat jar of a Spring AI fixture server ({@code fixtures/spring-ai-<fixture>}: {@code 1.1.2}, {@code 1.1.2-stdio}, {@code 1.1.2-webflux}). */
+    static Path springApp(String fixture) {
+        Path jar = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "spring-ai-" + fixture, "target", "app.jar")
+                .toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("Spring AI fixture " + fixture + " not built: " + jar);
+        }
+        return jar;
+    }
+
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
     static String classesOnly(String sdkVersion) {
         return fixtureModule(sdkVersion).resolve("target/classes").toString();

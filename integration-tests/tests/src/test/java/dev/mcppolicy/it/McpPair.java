@@ -18,13 +18,15 @@ final class McpPair implements AutoCloseable {
 
     private final ForkedJvm client;
     private final ForkedJvm server;
+    private final String url;
     private final AtomicInteger answered = new AtomicInteger();
     private final AtomicInteger syncs = new AtomicInteger();
     private boolean clientLogIsOff;
 
-    private McpPair(ForkedJvm client, ForkedJvm server) {
+    private McpPair(ForkedJvm client, ForkedJvm server, String url) {
         this.client = client;
         this.server = server;
+        this.url = url;
     }
 
     static McpPair start(String name, String sdkVersion, String transport, String serverPolicy, String clientPolicy,
@@ -46,6 +48,25 @@ final class McpPair implements AutoCloseable {
     static McpPair start(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
             String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverJvmArgs,
             String serverClassPath) throws IOException {
+        List<String> server = new ArrayList<>(List.of("-Dfixture.async=" + async));
+        server.addAll(serverJvmArgs);
+        server.addAll(List.of("-cp", serverClassPath, "fixture.FixtureServer", transport));
+        return startWithServer(name, sdkVersion, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
+                clientAgentOptions, server, null);
+    }
+
+    /**
+     * A fixture client of SDK {@code sdkVersion} and any server: {@code serverCommand} is what follows
+     * {@code java -javaagent:...} on the server's command line (its options, then its class path and main
+     * class, or {@code -jar app.jar} and its arguments). An HTTP server must print {@code FIXTURE LISTENING <port>}
+     * on stderr once it serves.
+     *
+     * @param serverStdout over stdio, a file in the server's working directory that gets a copy of what the
+     *     server writes to stdout (the JSON-RPC stream the client reads); {@code null} for none
+     */
+    static McpPair startWithServer(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
+            String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverCommand,
+            String serverStdout) throws IOException {
         Path root = Fixtures.workDir(name);
         Path serverDir = Files.createDirectories(root.resolve("server"));
         Path clientDir = Files.createDirectories(root.resolve("client"));
@@ -53,29 +74,44 @@ final class McpPair implements AutoCloseable {
         Files.writeString(clientDir.resolve("mcp-policy.json"), clientPolicy);
         String classPath = Fixtures.classPath(sdkVersion);
         String serverAgent = Fixtures.javaagent(serverAgentOptions);
-        String mode = "-Dfixture.async=" + async;
-        List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions), mode);
+        List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions), "-Dfixture.async=" + async);
         ForkedJvm server = null;
+        String url = null;
         List<String> clientArgs = new ArrayList<>();
         clientArgs.add(transport);
         if ("stdio".equals(transport)) {
-            clientArgs.add("sh");
-            clientArgs.add("-c");
-            clientArgs.add("cd '" + serverDir + "' && exec '" + ForkedJvm.javaExecutable() + "' '" + serverAgent
-                    + "' " + mode + " " + String.join(" ", serverJvmArgs) + " -cp '" + serverClassPath + "' fixture.FixtureServer stdio");
+            StringBuilder line = new StringBuilder("cd ").append(quoted(serverDir.toString())).append(" && exec ")
+                    .append(quoted(ForkedJvm.javaExecutable())).append(' ').append(quoted(serverAgent));
+            for (String arg : serverCommand) {
+                line.append(' ').append(quoted(arg));
+            }
+            if (serverStdout != null) {
+                // tee is the server's child, so it ends with the server; the client still reads the server's output
+                line.append(" > >(tee ").append(quoted(serverStdout)).append(')');
+            }
+            clientArgs.addAll(List.of(serverStdout == null ? "sh" : "bash", "-c", line.toString()));
         } else {
-            List<String> serverJvm = new ArrayList<>(List.of(serverAgent, mode));
-            serverJvm.addAll(serverJvmArgs);
-            server = ForkedJvm.start(name + "-server", serverDir, serverJvm, serverClassPath, "fixture.FixtureServer",
-                    List.of(transport));
-            String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
-            clientArgs.add("http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim());
+            List<String> command = new ArrayList<>(List.of(ForkedJvm.javaExecutable(), serverAgent));
+            command.addAll(serverCommand);
+            server = ForkedJvm.startProcess(name + "-server", serverDir, command);
+            String listening = server.awaitStderr(l -> l.startsWith("FIXTURE LISTENING "));
+            url = "http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim();
+            clientArgs.add(url);
         }
         ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, clientJvm, classPath, "fixture.FixtureClient", clientArgs);
-        McpPair pair = new McpPair(client, server);
+        McpPair pair = new McpPair(client, server, url);
         pair.clientLogIsOff = clientAgentOptions.contains("log=off");
-        client.awaitStdout(0, line -> line.equals(">> READY"));
+        client.awaitStdout(0, l -> l.equals(">> READY"));
         return pair;
+    }
+
+    private static String quoted(String arg) {
+        return "'" + arg.replace("'", "'\\''") + "'";
+    }
+
+    /** The HTTP server's base URL ({@code http://localhost:<port>}); {@code null} over stdio. */
+    String serverUrl() {
+        return url;
     }
 
     /** {@code RESULT isError=... text=...} or {@code ERROR ...}. */

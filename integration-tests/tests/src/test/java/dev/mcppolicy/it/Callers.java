@@ -1,0 +1,43 @@
+package dev.mcppolicy.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/** Callers with a credential of their own: fixture clients without the agent that send {@code Authorization} over HTTP. */
+final class Callers {
+    private Callers() {
+    }
+
+    /**
+     * A fixture client of {@code classPath} connected to {@code url}, ready for commands, added to {@code started}
+     * (the caller closes it); every HTTP request it makes carries {@code Authorization: <authorization>}.
+     */
+    static ForkedJvm start(List<ForkedJvm> started, Path dir, String name, String authorization, String classPath,
+            String transport, String url) throws IOException {
+        Files.createDirectories(dir);
+        ForkedJvm client = ForkedJvm.start(name, dir, List.of("-Dfixture.authorization=" + authorization), classPath,
+                "fixture.FixtureClient", List.of(transport, url));
+        started.add(client);
+        client.awaitStdout(0, line -> line.equals(">> READY"));
+        return client;
+    }
+
+    /** Calls {@code tool} with no arguments; the client's answer line without the {@code >> }. */
+    static String call(ForkedJvm client, String tool) throws IOException {
+        int from = client.stdout().size();
+        client.send("call " + tool + " {}");
+        return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
+    }
+
+    /** {@code client=principal:<16 hex>}: how a decision line names the caller of {@code credential}. */
+    static String principalField(String credential) throws NoSuchAlgorithmException {
+        byte[] hash = MessageDigest.getInstance("SHA-256").digest(credential.getBytes(StandardCharsets.UTF_8));
+        return "client=principal:" + HexFormat.of().formatHex(hash).substring(0, 16);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.mcppolicy.it;
+
+/** Spring AI 1.1.2 on Spring Boot 3.5.7 (SDK 0.17.0), streamable HTTP on WebMvc (the SDK's {@code mcp-spring-webmvc}). */
+class SpringAi112StreamableIT extends AbstractSpringAiHttpScenarios {
+    @Override
+    String springAiFixture() {
+        return "1.1.2";
+    }
+
+    @Override
+    String sdkVersion() {
+        return "0.17.0";
+    }
+
+    @Override
+    String transport() {
+        return "streamable";
+    }
+
+    @Override
+    String transportClass() {
+        return "io.modelcontextprotocol.server.transport.WebMvcStreamableServerTransportProvider";
+    }
+}
