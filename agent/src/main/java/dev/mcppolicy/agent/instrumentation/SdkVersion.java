@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
-/** "(mcp-core 1.1.5)": the SDK artifact and version a hooked class came from, read from its jar's Maven metadata. */
+/** "(mcp-core 1.1.5)", "(langchain4j-mcp 1.11.0-beta19)": the SDK artifact and version a hooked class came from, read from its jar's Maven metadata. */
 final class SdkVersion {
     /** By jar: the hooked classes of one JVM mostly come from one SDK jar, opened once. */
     private static final Map<String, String> BY_LOCATION = new ConcurrentHashMap<>();
@@ -36,14 +36,15 @@ final class SdkVersion {
     private static String read(URL location) {
         try {
             try (JarFile jar = new JarFile(new java.io.File(location.toURI()))) {
-                for (String artifact : new String[] {"mcp-core", "mcp"}) {
-                    JarEntry entry = jar.getJarEntry("META-INF/maven/io.modelcontextprotocol.sdk/" + artifact + "/pom.properties");
+                for (String artifact : new String[] {"io.modelcontextprotocol.sdk/mcp-core", "io.modelcontextprotocol.sdk/mcp",
+                        "dev.langchain4j/langchain4j-mcp"}) {
+                    JarEntry entry = jar.getJarEntry("META-INF/maven/" + artifact + "/pom.properties");
                     if (entry != null) {
                         Properties properties = new Properties();
                         try (InputStream in = jar.getInputStream(entry)) {
                             properties.load(in);
                         }
-                        return "(" + artifact + " " + properties.getProperty("version", "?") + ")";
+                        return "(" + artifact.substring(artifact.indexOf('/') + 1) + " " + properties.getProperty("version", "?") + ")";
                     }
                 }
             }
