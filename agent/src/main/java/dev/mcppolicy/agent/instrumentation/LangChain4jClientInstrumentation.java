@@ -8,11 +8,11 @@ import org.objectweb.asm.Type;
  * LangChain4j's own MCP client, {@code dev.langchain4j.mcp.client.DefaultMcpClient} ({@code langchain4j-mcp}
  * {@value LangChain4jModule#VERSIONS}; not built on the MCP Java SDK): {@code executeTool} and {@code listTools}.
  *
- * <p>{@code executeTool(ToolExecutionRequest)} returns a {@code String} in 1.0 and a
- * {@code ToolExecutionResult} from 1.1 or so; releases with an {@code InvocationContext} (1.9+) add
- * {@code executeTool(request, context)}, which the one-argument method delegates to and
- * {@code McpToolExecutor} calls directly. Both are woven; the bridge lets the one-argument method
- * through when its class has the two-argument one, so each call is decided once. {@code listTools()}
+ * <p>{@code executeTool(ToolExecutionRequest)} returns a {@code String} in 1.0.x and a
+ * {@code ToolExecutionResult} from 1.6 (the next version served); from 1.11 an
+ * {@code executeTool(request, invocationContext)} overload does the work, which the one-argument method
+ * delegates to and {@code McpToolExecutor} calls directly. Both are woven; the bridge lets the one-argument
+ * method through when its class has the overload, so each call is decided once. {@code listTools()}
  * and {@code listTools(context)} both filter what they return (filtering twice changes nothing).
  */
 public final class LangChain4jClientInstrumentation implements TypeInstrumentation {

@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Policy for LangChain4j's own MCP client ({@code DefaultMcpClient}, which does not use the MCP Java SDK),
  * client side, by the same path as the SDK's client: one {@link PolicySnapshot} per call or list, the
- * {@code servers} section of the server's {@code serverInfo.name} (from the initialize result, in the
- * versions that keep it; else the client's {@code key}) or of its address, one decision line per call.
+ * {@code servers} section of the server's {@code serverInfo.name} (from the initialize result, which
+ * 1.18 and later keep; else the client's {@code key}) or of its address, one decision line per call.
  *
  * <p>A denied call is never sent: {@code executeTool} returns at once what LangChain4j hands the model
  * for a failed tool, with the SPEC §5 text: a {@code ToolExecutionResult} with {@code isError} (a plain

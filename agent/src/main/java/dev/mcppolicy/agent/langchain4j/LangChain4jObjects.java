@@ -98,7 +98,7 @@ final class LangChain4jObjects {
         return false;
     }
 
-    /** The server's {@code serverInfo.name} where this version keeps the initialize result (1.1x on), else the client's {@code key}. */
+    /** The server's {@code serverInfo.name} where this version keeps the initialize result (1.18 on), else the client's {@code key}. */
     static String serverName(Object client) throws ReflectiveOperationException {
         Object initialized = field(client, "initializeResult");
         Object result = initialized == null ? null : call(initialized, "getResult");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The LangChain4j {@code DefaultMcpClient} weaves on javac-compiled samples of its shapes (1.0: {@code String
- * executeTool(request)}; 1.9+: a {@code ToolExecutionResult} and an {@code (request, invocationContext)}
+ * executeTool(request)}; 1.11+: a {@code ToolExecutionResult} and an {@code (request, invocationContext)}
  * overload the one-argument method delegates to), defined from the woven bytes so the JVM verifies them,
  * and a class of an unknown shape, which must be a WARN naming it.
  */
@@ -84,7 +84,7 @@ class LangChain4jClientInstrumentationTest {
         }
     }
 
-    /** Like 1.9+: the one-argument methods delegate to the invocation-context overloads. */
+    /** Like 1.11+: the one-argument methods delegate to the invocation-context overloads. */
     public static final class Client111 {
         public Object executeTool(ToolExecutionRequest request) {
             return executeTool(request, null);

@@ -6,13 +6,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * The LangChain4j AI-service fixture app (with the real agent) talking to the SDK 2.1.0 fixture server
  * (without it: only LangChain4j's client is policed here). Over stdio LangChain4j spawns the server and
  * logs its stderr at debug ({@code ProcessStderrHandler - [ERROR] ...}, {@code [STDERR]} from 1.1x), which
- * is how the test sees which handlers ran; over streamable HTTP the server is a JVM of its own.
+ * is how the test sees which handlers ran; over HTTP (streamable, or SSE for 1.0) the server is a JVM of its own.
  */
 final class LangChain4jApp implements AutoCloseable {
     /** What LangChain4j's stdio transport logs before each line of the server's stderr. */
@@ -30,9 +31,16 @@ final class LangChain4jApp implements AutoCloseable {
     }
 
     static LangChain4jApp start(String name, String version, String transport, String policy) throws IOException {
+        return start(name, version, transport, address -> policy);
+    }
+
+    /**
+     * @param policyFor the app's policy, given the server's address as the agent sees it ({@code url:<url>}
+     *     over HTTP; {@code null} over stdio)
+     */
+    static LangChain4jApp start(String name, String version, String transport, Function<String, String> policyFor) throws IOException {
         Path root = Fixtures.workDir(name);
         Path appDir = Files.createDirectories(root.resolve("app"));
-        Files.writeString(appDir.resolve("mcp-policy.json"), policy);
         String serverClassPath = Fixtures.classPath("2.1.0");
         List<String> appArgs = new ArrayList<>();
         appArgs.add(transport);
@@ -44,8 +52,11 @@ final class LangChain4jApp implements AutoCloseable {
             server = ForkedJvm.start(name + "-server", Files.createDirectories(root.resolve("server")),
                     List.of("-Dfixture.tools=" + TOOLS), serverClassPath, "fixture.FixtureServer", List.of(transport));
             String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
-            appArgs.add("http://127.0.0.1:" + listening.substring("FIXTURE LISTENING ".length()).trim() + "/mcp");
+            // the SDK's servlet transports: streamable HTTP at /mcp, SSE's event stream at /sse
+            String path = "sse".equals(transport) ? "/sse" : "/mcp";
+            appArgs.add("http://127.0.0.1:" + listening.substring("FIXTURE LISTENING ".length()).trim() + path);
         }
+        Files.writeString(appDir.resolve("mcp-policy.json"), policyFor.apply(server == null ? null : "url:" + appArgs.get(1)));
         ForkedJvm app = ForkedJvm.start(name + "-app", appDir, List.of(Fixtures.javaagent(""),
                 "-Dorg.slf4j.simpleLogger.log.dev.langchain4j.mcp.client.transport.stdio.ProcessStderrHandler=debug"),
                 Fixtures.langchain4jClassPath(version), "fixture.lc4j.AgentApp", appArgs);
