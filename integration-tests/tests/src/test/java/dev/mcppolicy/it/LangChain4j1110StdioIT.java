@@ -1,7 +1,7 @@
 package dev.mcppolicy.it;
 
 /** LangChain4j {@code langchain4j-mcp} 1.11.0-beta19 over stdio; this version keeps no initialize result: the client's key names the server section. */
-class LangChain4j1110StdioIT extends AbstractLangChain4jScenarios {
+class LangChain4j1110StdioIT extends AbstractLangChain4jConcurrencyScenarios {
     @Override
     String version() {
         return "1.11.0";

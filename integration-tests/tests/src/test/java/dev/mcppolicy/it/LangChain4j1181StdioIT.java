@@ -1,7 +1,7 @@
 package dev.mcppolicy.it;
 
 /** LangChain4j {@code langchain4j-mcp} 1.18.1-beta28 over stdio; the server section is the server's serverInfo.name, which this version keeps. */
-class LangChain4j1181StdioIT extends AbstractLangChain4jScenarios {
+class LangChain4j1181StdioIT extends AbstractLangChain4jConcurrencyScenarios {
     @Override
     String version() {
         return "1.18.1";
