@@ -155,6 +155,14 @@ abstract class AbstractLangChain4jScenarios {
     }
 
     @Test
+    void aHiddenToolTheModelAsksForAnywayIsNeverSent() throws Exception {
+        // it was never offered, so LangChain4j itself refuses the call as a hallucinated tool
+        assertThat(app.chat("call client_hidden {}")).startsWith("ERROR ").contains("client_hidden");
+        app.sync();
+        assertThat(app.serverLog()).as(app.dump()).noneMatch(line -> line.contains("client_hidden"));
+    }
+
+    @Test
     void validatesArgumentsAgainstTheInputSchemaTheServerListed() throws Exception {
         assertThat(app.chat("call echo {\"text\":42}")).isEqualTo(said("echo", true, "Policy denied tool 'echo': arguments do not match "
                 + "the schema: at /text: expected string, got number [rule /servers/" + serverSection() + "/tools/echo/arguments]"));
