@@ -143,6 +143,17 @@ abstract class AbstractLangChain4jScenarios {
     }
 
     @Test
+    void readsTheArgumentsAsTheClientSendsThemSoADuplicateKeyOrAnArgvSmugglesNothing() throws Exception {
+        // Jackson, which the client parses with, keeps the last of two equal keys: so does the agent
+        assertThat(app.chat("call run_command {\"command\":\"ls\",\"command\":\"rm -rf /dup\"}"))
+                .startsWith(said("run_command", true, "Policy denied tool 'run_command': "));
+        assertThat(app.chat("call run_command {\"command\":[\"rm\",\"-rf\",\"/argv\"]}"))
+                .startsWith(said("run_command", true, "Policy denied tool 'run_command': "));
+        app.sync();
+        assertThat(app.serverLog()).as(app.dump()).noneMatch(line -> line.contains("/dup") || line.contains("/argv"));
+    }
+
+    @Test
     void deniesADirectCallOfAToolDeniedOutrightOrHiddenWithoutSendingIt() throws Exception {
         assertThat(app.direct("wire_money", "{\"amount\":100}")).isEqualTo(directAnswer(true,
                 "Policy denied tool 'wire_money': payments need a human [rule /servers/" + serverSection() + "/tools/wire_money]"));
