@@ -2,6 +2,7 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.langchain4j.LangChain4jHooks;
 import dev.mcppolicy.agent.sdk.McpHooks;
 
 /**
@@ -21,5 +22,6 @@ final class BridgeWiring {
                     + ") but on " + PolicyBridge.class.getClassLoader() + "; woven code could not reach them");
         }
         PolicyBridge.install(new McpHooks(policy, log));
+        PolicyBridge.installLangChain4j(new LangChain4jHooks(policy, log));
     }
 }

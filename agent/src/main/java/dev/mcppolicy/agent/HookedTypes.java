@@ -3,7 +3,7 @@ package dev.mcppolicy.agent;
 import java.util.Set;
 
 /**
- * The internal names of the SDK types the hooks apply to, as plain strings: the premain-time filter
+ * The internal names of the SDK (and LangChain4j MCP client) types the hooks apply to, as plain strings: the premain-time filter
  * must not load the instrumentation classes to learn them. {@code HookInstaller} checks that its instrumentations agree.
  */
 public final class HookedTypes {
@@ -27,7 +27,8 @@ public final class HookedTypes {
             "org/springframework/ai/mcp/server/webflux/transport/WebFluxSseServerTransportProvider",
             "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport",
             "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
-            "io/modelcontextprotocol/client/transport/StdioClientTransport");
+            "io/modelcontextprotocol/client/transport/StdioClientTransport",
+            "dev/langchain4j/mcp/client/DefaultMcpClient");
 
     /** The agent's own stand-in for a server dispatch, woven to prove the hooks fire (see {@code Canary}). */
     public static final String CANARY = "dev/mcppolicy/agent/canary/CanaryTarget";

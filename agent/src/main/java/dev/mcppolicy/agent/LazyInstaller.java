@@ -13,15 +13,18 @@ import java.util.Set;
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
  * else, so a JVM without the MCP SDK pays almost nothing (its policy is not even read). The first
- * {@code io/modelcontextprotocol/} class (or Spring AI's {@code org/springframework/ai/mcp/}, whose 2.x
- * transports are hooked too) wakes it up: it starts reading the policy, then builds the
- * real (ASM) transformer, before the SDK's dispatch classes load, and hands it exactly the classes it
+     * {@code io/modelcontextprotocol/} class (or Spring AI's {@code org/springframework/ai/mcp/}, whose 2.x
+     * transports are hooked too) wakes it up: it starts reading the policy, then builds the
+     * real (ASM) transformer, before the SDK's dispatch classes load (a {@code dev/langchain4j/mcp/} class, of
+     * LangChain4j's own MCP client, does the same), and hands it exactly the classes it
  * hooks. It does so once: an install that fails is reported once, and MCP calls are then not policed
  * (later MCP classes do not try again, each with its own stack trace).
  */
 final class LazyInstaller implements ClassFileTransformer {
     static final String SDK_PREFIX = "io/modelcontextprotocol/";
     static final String SPRING_AI_PREFIX = "org/springframework/ai/mcp/";
+    /** LangChain4j's own MCP client, which does not use the SDK: its classes wake the agent too. */
+    static final String LANGCHAIN4J_PREFIX = "dev/langchain4j/mcp/";
 
     private final PolicyHolder policy;
     private final DecisionLog log;
@@ -44,6 +47,7 @@ final class LazyInstaller implements ClassFileTransformer {
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         if (className == null || !className.startsWith(SDK_PREFIX) && !className.startsWith(SPRING_AI_PREFIX)
+                && !className.startsWith(LANGCHAIN4J_PREFIX)
                 && !className.equals(HookedTypes.CANARY)) {
             return null;
         }

@@ -19,6 +19,7 @@ package dev.mcppolicy.agent.bridge;
  */
 public final class PolicyBridge {
     private static volatile Hooks hooks;
+    private static volatile LangChain4jHooks langchain4j;
 
     private PolicyBridge() {
     }
@@ -70,6 +71,37 @@ public final class PolicyBridge {
         return hooks().emitSerialized(sink, message);
     }
 
+    /** Called once by the agent, beside {@link #install}, before any MCP class is transformed. */
+    public static void installLangChain4j(LangChain4jHooks installed) {
+        langchain4j = installed;
+    }
+
+    /**
+     * LangChain4j {@code DefaultMcpClient.executeTool(request)}: {@code null} to send the call, else what
+     * the method returns instead (a {@code ToolExecutionResult}, or a {@code String} in 1.0).
+     */
+    public static Object langchain4jCall(Object client, Object request) {
+        return langchain4j().call(client, request, false);
+    }
+
+    /** The same for {@code executeTool(request, invocationContext)}. */
+    public static Object langchain4jCallWithContext(Object client, Object request) {
+        return langchain4j().call(client, request, true);
+    }
+
+    /** LangChain4j {@code DefaultMcpClient.listTools(...)}: the {@code List<ToolSpecification>} to return. */
+    public static Object langchain4jList(Object result, Object client) {
+        return langchain4j().list(result, client);
+    }
+
+    private static LangChain4jHooks langchain4j() {
+        LangChain4jHooks current = langchain4j;
+        if (current == null) {
+            throw new IllegalStateException("mcp-policy agent bridge used before it was installed");
+        }
+        return current;
+    }
+
     private static Hooks hooks() {
         Hooks current = hooks;
         if (current == null) {
@@ -93,5 +125,13 @@ public final class PolicyBridge {
         Object transportContext(Object context, Object request);
 
         Object emitSerialized(Object sink, Object message);
+    }
+
+    /** What the agent plugs in for LangChain4j's MCP client; see the {@code langchain4j...} methods. */
+    public interface LangChain4jHooks {
+        /** @param withContext whether the hooked method is the {@code (request, invocationContext)} overload */
+        Object call(Object client, Object request, boolean withContext);
+
+        Object list(Object result, Object client);
     }
 }

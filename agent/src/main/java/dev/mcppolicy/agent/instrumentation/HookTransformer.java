@@ -43,7 +43,7 @@ public final class HookTransformer implements ClassFileTransformer {
         ClassWriter writer = new ClassWriter(reader, 0);
         Weaver weaver = new Weaver(writer, hooks);
         reader.accept(weaver, 0);
-        report(className.replace('/', '.'), instrumentation.announces(), hooks, weaver.matched, protectionDomain);
+        report(className.replace('/', '.'), instrumentation, hooks, weaver.matched, protectionDomain);
         for (int count : weaver.matched) {
             if (count > 0) {
                 return writer.toByteArray();
@@ -52,7 +52,8 @@ public final class HookTransformer implements ClassFileTransformer {
         return null;
     }
 
-    private void report(String type, boolean announces, List<TypeInstrumentation.Hook> hooks, int[] matched, ProtectionDomain domain) {
+    private void report(String type, TypeInstrumentation instrumentation, List<TypeInstrumentation.Hook> hooks, int[] matched,
+            ProtectionDomain domain) {
         List<String> applied = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (int i = 0; i < hooks.size(); i++) {
@@ -63,7 +64,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 missing.add(hook.what());
             } else if (matched[i] > hook.most()) {
                 Diagnostics.warn("instrumented MORE than expected: " + type + " " + SdkVersion.of(domain) + ": " + matched[i]
-                        + " places for " + hook.what() + " where the SDK " + McpSdkModule.VERSIONS + " shape has " + hook.most()
+                        + " places for " + hook.what() + " where " + instrumentation.expectedShape() + " has " + hook.most()
                         + "; a call may be decided and counted twice");
                 applied.add(hook.what());
             } else {
@@ -71,7 +72,8 @@ public final class HookTransformer implements ClassFileTransformer {
             }
         }
         if (!applied.isEmpty() || !missing.isEmpty()) {
-            summary.instrumented(type, SdkVersion.of(domain), applied, missing, announces);
+            summary.instrumented(type, SdkVersion.of(domain), applied, missing, instrumentation.announces(),
+                    instrumentation.expectedShape());
         }
     }
 

@@ -14,19 +14,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * "(mcp-core 1.1.5)": the SDK artifact and version a hooked class came from, read from its jar's Maven
- * metadata. A jar inside a jar (a Spring Boot fat jar's {@code BOOT-INF/lib/}) is read through the URL its
- * class loader gave it, else known by its file name.
+ * "(mcp-core 1.1.5)", "(langchain4j-mcp 1.11.0-beta19)": the artifact and version a hooked class came from,
+ * read from its jar's Maven metadata. A jar inside a jar (a Spring Boot fat jar's {@code BOOT-INF/lib/}) is
+ * read through the URL its class loader gave it, else known by its file name.
  */
 final class SdkVersion {
     static final String UNKNOWN = "(version unknown)";
     /** Group and artifact: the SDK's own jars, and the Spring transports' (in the SDK before 2.0, in Spring AI from 2.0). */
     private static final String[] ARTIFACTS = {"io.modelcontextprotocol.sdk/mcp-core", "io.modelcontextprotocol.sdk/mcp",
         "io.modelcontextprotocol.sdk/mcp-spring-webmvc", "io.modelcontextprotocol.sdk/mcp-spring-webflux",
-        "org.springframework.ai/mcp-spring-webmvc", "org.springframework.ai/mcp-spring-webflux"};
+        "org.springframework.ai/mcp-spring-webmvc", "org.springframework.ai/mcp-spring-webflux", "dev.langchain4j/langchain4j-mcp"};
     /** The innermost jar of a nested location: {@code .../BOOT-INF/lib/mcp-core-0.17.0.jar!/}. */
     private static final Pattern NESTED_SDK_JAR = Pattern.compile(
-            "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux)-(\\d[^/!]*)\\.jar!?/?$");
+            "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp)-(\\d[^/!]*)\\.jar!?/?$");
     /** By jar: the hooked classes of one JVM mostly come from one SDK jar, opened once. */
     private static final Map<String, String> BY_LOCATION = new ConcurrentHashMap<>();
 

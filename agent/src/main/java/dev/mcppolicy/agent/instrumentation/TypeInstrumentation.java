@@ -14,6 +14,11 @@ public interface TypeInstrumentation {
         return true;
     }
 
+    /** What a miss is measured against, for the WARN: {@code the SDK 0.10.0 - 2.1.0 shape}. */
+    default String expectedShape() {
+        return "the SDK " + McpSdkModule.VERSIONS + " shape";
+    }
+
     /**
      * One weave on the declared methods {@code methods} selects. {@code expected} says how many places
      * (methods, or call sites for a call-site weave) must be woven in every supported version: fewer is

@@ -4,6 +4,7 @@ import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.AgentConfig.Setting;
 import dev.mcppolicy.agent.config.ConfigKey;
+import dev.mcppolicy.agent.instrumentation.LangChain4jModule;
 import dev.mcppolicy.agent.instrumentation.McpSdkModule;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyLint;
@@ -71,7 +72,9 @@ public final class StartupSummary {
     public void waitingForMcp(boolean serializeStdio) {
         Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools,"
                 + " HTTP caller identity" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
-                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol or org.springframework.ai.mcp class loads");
+                + "; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"
+                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp"
+                + " or dev.langchain4j.mcp class loads");
     }
 
     public void hooksInstalled(long millis) {
@@ -162,12 +165,17 @@ public final class StartupSummary {
      * SDK class ({@code announce}), the hooks it got.
      */
     public void instrumented(String type, String sdk, List<String> hooks, List<String> missing, boolean announce) {
+        instrumented(type, sdk, hooks, missing, announce, "the SDK " + McpSdkModule.VERSIONS + " shape");
+    }
+
+    /** As above; {@code expectedShape} says what a missing hook was looked for in ({@code the SDK 0.10.0 - 2.1.0 shape}). */
+    public void instrumented(String type, String sdk, List<String> hooks, List<String> missing, boolean announce, String expectedShape) {
         if (announce) {
             status.instrumented(new AgentStatus.Instrumented(type, sdk, hooks, missing));
         }
         for (String hook : missing) {
             Diagnostics.warn("NOT instrumented: " + type + " " + sdk + ": no method for " + hook
-                    + " (expected the SDK " + McpSdkModule.VERSIONS + " shape); these calls are NOT policed");
+                    + " (expected " + expectedShape + "); these calls are NOT policed");
         }
         if (!hooks.isEmpty() && announce) {
             Diagnostics.info("instrumented " + type + " " + sdk + ": " + String.join(", ", hooks));

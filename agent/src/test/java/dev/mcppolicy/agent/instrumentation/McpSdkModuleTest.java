@@ -23,6 +23,9 @@ class McpSdkModuleTest {
         for (TypeInstrumentation instrumentation : McpSdkModule.instrumentations(true)) {
             declared.add(instrumentation.internalName());
         }
+        for (TypeInstrumentation instrumentation : LangChain4jModule.instrumentations()) {
+            declared.add(instrumentation.internalName());
+        }
         assertThat(declared).isEqualTo(new TreeSet<>(HookedTypes.INTERNAL_NAMES));
     }
 

@@ -64,6 +64,16 @@ final class Fixtures {
         return jar;
     }
 
+    /** The LangChain4j app on {@code langchain4j-mcp} {@code version} (1.0.0, 1.11.0, ...) and its runtime class path; no MCP SDK. */
+    static String langchain4jClassPath(String version) {
+        Path module = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "langchain4j-" + version).toAbsolutePath().normalize();
+        Path lib = module.resolve("target/lib");
+        if (!Files.isDirectory(lib)) {
+            throw new IllegalStateException("LangChain4j fixture " + version + " not built: " + lib);
+        }
+        return module.resolve("target/classes") + File.pathSeparator + lib + File.separator + "*";
+    }
+
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
     static String classesOnly(String sdkVersion) {
         return fixtureModule(sdkVersion).resolve("target/classes").toString();

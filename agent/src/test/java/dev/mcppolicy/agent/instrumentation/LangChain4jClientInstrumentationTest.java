@@ -1,0 +1,199 @@
+package dev.mcppolicy.agent.instrumentation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.mcppolicy.agent.Stderr;
+import dev.mcppolicy.agent.bridge.PolicyBridge;
+import dev.mcppolicy.agent.status.AgentStatus;
+import dev.mcppolicy.agent.status.StartupSummary;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The LangChain4j {@code DefaultMcpClient} weaves on javac-compiled samples of its shapes (1.0: {@code String
+ * executeTool(request)}; 1.11+: a {@code ToolExecutionResult} and an {@code (request, invocationContext)}
+ * overload the one-argument method delegates to), defined from the woven bytes so the JVM verifies them,
+ * and a class of an unknown shape, which must be a WARN naming it.
+ */
+class LangChain4jClientInstrumentationTest {
+    private final RecordingHooks bridge = new RecordingHooks();
+
+    @AfterEach
+    void uninstall() {
+        PolicyBridge.installLangChain4j(null);
+    }
+
+    @Test
+    void aDeniedCallReturnsTheBridgesAnswerWithoutRunningAndAnAllowedOneRuns() throws Exception {
+        Class<?> type = wovenAs(Client10.class);
+        Object client = type.getDeclaredConstructor().newInstance();
+
+        assertThat(type.getMethod("executeTool", ToolExecutionRequest.class).invoke(client, new ToolExecutionRequest("echo")))
+                .isEqualTo("sent echo");
+        assertThat(type.getMethod("executeTool", ToolExecutionRequest.class).invoke(client, new ToolExecutionRequest("deny")))
+                .isEqualTo("denied deny");
+        assertThat(type.getField("sent").get(client)).isEqualTo(List.of("echo"));
+        assertThat(type.getMethod("listTools").invoke(client)).isEqualTo(List.of("filtered", "a", "b"));
+        assertThat(bridge.seen).containsExactly("call echo", "call deny", "list");
+    }
+
+    @Test
+    void bothOverloadsReachTheBridgeSoItCanDecideOnceInTheOneThatDoesTheWork() throws Exception {
+        Class<?> type = wovenAs(Client111.class);
+        Object client = type.getDeclaredConstructor().newInstance();
+
+        assertThat(type.getMethod("executeTool", ToolExecutionRequest.class).invoke(client, new ToolExecutionRequest("echo")))
+                .isEqualTo("result echo");
+        assertThat(type.getMethod("listTools").invoke(client)).isEqualTo(List.of("filtered", "filtered", "a"));
+        // the one-argument method comes first, then the overload it delegates to
+        assertThat(bridge.seen).containsExactly("call echo", "call-with-context echo", "list", "list");
+    }
+
+    @Test
+    void aDefaultMcpClientOfAnUnknownShapeIsAWarnNamingItAndItsMissingHooks() {
+        StartupSummary summary = new StartupSummary();
+        HookTransformer transformer = new HookTransformer(List.of(renamed(internalName(UnknownShapeClient.class))), summary);
+        byte[][] woven = new byte[1][];
+        String err = Stderr.of(() -> woven[0] = transformer.transform(null, null, internalName(UnknownShapeClient.class), null, null,
+                bytes(UnknownShapeClient.class)));
+        assertThat(woven[0]).isNull();
+        String warn = "[mcp-policy] WARN NOT instrumented: " + UnknownShapeClient.class.getName() + " (version unknown): no method for ";
+        assertThat(err).contains(warn + "executeTool (expected langchain4j-mcp " + LangChain4jModule.VERSIONS
+                        + " shape); these calls are NOT policed", warn + "listTools (expected langchain4j-mcp ")
+                .doesNotContain("executeTool(request, context)");
+        assertThat(summary.status().instrumented()).containsExactly(new AgentStatus.Instrumented(UnknownShapeClient.class.getName(),
+                "(version unknown)", List.of(), List.of("executeTool", "listTools")));
+    }
+
+    // --- samples: the shapes of DefaultMcpClient, compiled by javac ---
+
+    /** Like langchain4j-mcp 1.0: {@code executeTool} returns the result's text. */
+    public static final class Client10 {
+        public final List<String> sent = new ArrayList<>();
+
+        public String executeTool(ToolExecutionRequest request) {
+            sent.add(request.name());
+            return "sent " + request.name();
+        }
+
+        public List<Object> listTools() {
+            return new ArrayList<>(List.of("a", "b"));
+        }
+    }
+
+    /** Like 1.11+: the one-argument methods delegate to the invocation-context overloads. */
+    public static final class Client111 {
+        public Object executeTool(ToolExecutionRequest request) {
+            return executeTool(request, null);
+        }
+
+        public Object executeTool(ToolExecutionRequest request, Object invocationContext) {
+            return "result " + request.name();
+        }
+
+        public List<Object> listTools() {
+            return listTools(null);
+        }
+
+        public List<Object> listTools(Object invocationContext) {
+            return new ArrayList<>(List.of("a"));
+        }
+    }
+
+    /** A shape no supported version has. */
+    public static final class UnknownShapeClient {
+        public Object run(Object request) {
+            return request;
+        }
+    }
+
+    // --- plumbing ---
+
+    private Class<?> wovenAs(Class<?> sample) throws Exception {
+        PolicyBridge.installLangChain4j(bridge);
+        HookTransformer transformer = new HookTransformer(List.of(renamed(internalName(sample))), new StartupSummary());
+        byte[] woven = transformer.transform(null, null, internalName(sample), null, null, bytes(sample));
+        assertThat(woven).as("woven bytes").isNotNull();
+        return new WovenLoader(sample.getName(), woven).loadClass(sample.getName());
+    }
+
+    /** The LangChain4j instrumentation on another class name, its shape text kept. */
+    private static TypeInstrumentation renamed(String internalName) {
+        TypeInstrumentation real = new LangChain4jClientInstrumentation();
+        return new TypeInstrumentation() {
+            @Override
+            public String internalName() {
+                return internalName;
+            }
+
+            @Override
+            public List<Hook> hooks() {
+                return real.hooks();
+            }
+
+            @Override
+            public String expectedShape() {
+                return real.expectedShape();
+            }
+        };
+    }
+
+    private static String internalName(Class<?> type) {
+        return type.getName().replace('.', '/');
+    }
+
+    private static byte[] bytes(Class<?> type) {
+        try {
+            return McpSdkModuleTest.bytesOf(type);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Defines one class from given bytes, everything else from the test class path. */
+    private static final class WovenLoader extends ClassLoader {
+        private final String name;
+        private final byte[] bytes;
+
+        WovenLoader(String name, byte[] bytes) {
+            super(LangChain4jClientInstrumentationTest.class.getClassLoader());
+            this.name = name;
+            this.bytes = bytes;
+        }
+
+        @Override
+        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+            if (!className.equals(name)) {
+                return super.loadClass(className, resolve);
+            }
+            synchronized (getClassLoadingLock(className)) {
+                Class<?> loaded = findLoadedClass(className);
+                return loaded != null ? loaded : defineClass(className, bytes, 0, bytes.length);
+            }
+        }
+    }
+
+    /** Records each bridge call; denies a request named {@code deny} and marks each list it filters. */
+    private static final class RecordingHooks implements PolicyBridge.LangChain4jHooks {
+        final List<String> seen = new ArrayList<>();
+
+        @Override
+        public Object call(Object client, Object request, boolean withContext) {
+            String name = ((ToolExecutionRequest) request).name();
+            seen.add((withContext ? "call-with-context " : "call ") + name);
+            return name.equals("deny") ? "denied " + name : null;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Object list(Object result, Object client) {
+            seen.add("list");
+            List<Object> marked = new ArrayList<>((List<Object>) result);
+            marked.add(0, "filtered");
+            return marked;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.mcppolicy.it;
+
+/** LangChain4j {@code langchain4j-mcp} 1.0.0-beta5 over stdio; this version keeps no initialize result: the client's key names the server section. */
+class LangChain4j100StdioIT extends AbstractLangChain4jConcurrencyScenarios {
+    @Override
+    String version() {
+        return "1.0.0";
+    }
+
+    @Override
+    String mcpVersion() {
+        return "1.0.0-beta5";
+    }
+
+    @Override
+    String transport() {
+        return "stdio";
+    }
+
+    @Override
+    String serverSection() {
+        return "fixture-key";
+    }
+
+    @Override
+    String directAnswer(boolean isError, String text) {
+        return "text=" + text;
+    }
+
+    @Override
+    boolean hasInvocationContext() {
+        return false;
+    }
+}
