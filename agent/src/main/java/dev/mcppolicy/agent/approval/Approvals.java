@@ -65,6 +65,16 @@ public final class Approvals {
         }
     }
 
+    /**
+     * Runs {@code task} every {@code every} on the timer thread while {@code entry} is held (for progress
+     * notifications that keep the caller's request timeout from firing); a task that throws is not run again.
+     */
+    public void whileHeld(PendingCall entry, Duration every, Runnable task) {
+        java.util.concurrent.Future<?> repeating = timer().scheduleAtFixedRate(task, every.toMillis(), every.toMillis(),
+                TimeUnit.MILLISECONDS);
+        entry.outcome().whenComplete((outcome, error) -> repeating.cancel(false));
+    }
+
     /** The held calls, oldest first. */
     public List<PendingCall> pending() {
         List<PendingCall> list = new ArrayList<>(pending.values());

@@ -64,6 +64,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * {@link #RERUNNING} is non-zero, so a call on the usual path pays one volatile read for it.
      */
     private static final ThreadLocal<Object> RERUN = new ThreadLocal<>();
+    /** How often a held server call with a progress token tells its client it is still waiting. */
+    static final long PROGRESS_SECONDS = 10;
     private static final AtomicInteger RERUNNING = new AtomicInteger();
 
     public McpHooks(PolicyHolder holder, DecisionLog log) {
@@ -125,6 +127,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             Decided decided = decide(policy, call, sdk);
             decision = decided.decision();
             if (decided.held() != null) {
+                keepWaiting(decided.held(), exchangeOrContext, params);
                 return awaitApproval(decided.held(), sdk, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params));
             }
             if (decision.effect() == Effect.ALLOW) {
@@ -279,6 +282,31 @@ public final class McpHooks implements PolicyBridge.Hooks {
         } catch (Throwable t) {
             Diagnostics.adviceError("client listTools (remembering input schemas)", t);
         }
+    }
+
+    /**
+     * While a server call is held, a {@code notifications/progress} every {@value #PROGRESS_SECONDS} s when its
+     * request carried a {@code progressToken}, so a client that resets its request timeout on progress (the
+     * TypeScript SDK's {@code resetTimeoutOnProgress}) keeps waiting. SDK 0.14+; the stateless server has no
+     * exchange to send it through.
+     */
+    private void keepWaiting(PendingCall held, Object exchange, Object params) {
+        Object token = ToolLists.progressToken(params);
+        if (token == null || exchange == null) {
+            return;
+        }
+        long[] ticks = {0};
+        approvals.whileHeld(held, java.time.Duration.ofSeconds(PROGRESS_SECONDS), () -> {
+            try {
+                ticks[0]++;
+                if (!Results.sendProgress(exchange, token, ticks[0], "awaiting approval " + held.id())) {
+                    throw new IllegalStateException("no progress notifications in this SDK");
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                Diagnostics.debug("approval " + held.id() + ": no progress notification (" + e + ")");
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** What an approved call does: runs the handler, or sends the request; the {@code Mono} to go on with. */

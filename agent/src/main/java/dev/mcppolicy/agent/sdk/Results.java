@@ -96,6 +96,32 @@ public final class Results {
         return monoType.getMethod("doFinally", java.util.function.Consumer.class).invoke(mono, onFinally);
     }
 
+    /**
+     * {@code exchange.progressNotification(new ProgressNotification(token, progress, null, message)).subscribe()}:
+     * SDK 0.14+ (0.10 cannot send one); whether it was sent.
+     */
+    public static boolean sendProgress(Object exchange, Object token, double progress, String message) throws ReflectiveOperationException {
+        Method send = null;
+        for (Method method : exchange.getClass().getMethods()) {
+            if (method.getName().equals("progressNotification") && method.getParameterCount() == 1) {
+                send = method;
+            }
+        }
+        if (send == null) {
+            return false;
+        }
+        Class<?> notification = send.getParameterTypes()[0];
+        for (java.lang.reflect.Constructor<?> constructor : notification.getConstructors()) {
+            Class<?>[] types = constructor.getParameterTypes();
+            if (types.length == 4 && types[1] == double.class && types[3] == String.class && types[0].isInstance(token)) {
+                Object mono = send.invoke(exchange, constructor.newInstance(token, progress, null, message));
+                mono.getClass().getMethod("subscribe").invoke(mono);
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** What {@link #monoAfter} goes on with: the {@code Mono} to continue with; a throwable fails it. */
     @FunctionalInterface
     public interface Then<T> {

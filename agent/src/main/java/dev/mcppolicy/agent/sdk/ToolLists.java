@@ -31,6 +31,12 @@ public final class ToolLists {
     }
 
     @SuppressWarnings("unchecked")
+    /** The request's {@code _meta.progressToken}, or {@code null}: raw params (a map) or a {@code CallToolRequest}. */
+    public static Object progressToken(Object params) {
+        Object meta = params instanceof Map<?, ?> map ? map.get("_meta") : call(params, "meta");
+        return meta instanceof Map<?, ?> values ? values.get("progressToken") : null;
+    }
+
     public static Map<String, ?> arguments(Object params) {
         Object arguments = params instanceof Map<?, ?> map ? map.get("arguments") : call(params, "arguments");
         return arguments instanceof Map<?, ?> args ? (Map<String, ?>) args : Map.of();
