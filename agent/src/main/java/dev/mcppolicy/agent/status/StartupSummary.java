@@ -58,6 +58,12 @@ public final class StartupSummary {
     }
 
     private static String shown(Setting setting, Path workingDirectory) {
+        if (setting.key().type() == ConfigKey.Type.SECRET) {
+            return setting.value() == null ? "random" : "(set)";
+        }
+        if (setting.key().type() == ConfigKey.Type.ADDRESS) {
+            return setting.value() == null ? "off" : setting.value();
+        }
         if (setting.key().type() != ConfigKey.Type.PATH) {
             return setting.value();
         }
