@@ -196,6 +196,16 @@ public final class StartupSummary {
         Diagnostics.error("canary: the hooks could not be checked, MCP tool calls may NOT be policed: " + error);
     }
 
+    /** The admin endpoint listens at {@code url}; {@code token} says where its token is (never the token). */
+    public void adminStarted(String url, String token) {
+        Diagnostics.info("admin: " + url + " (loopback only; " + token + ")");
+    }
+
+    /** The admin endpoint was not started: {@code why}. The app runs on. */
+    public void adminRefused(String why) {
+        Diagnostics.error("admin: " + why + "; the admin endpoint is not started");
+    }
+
     /** With {@code log=app}, the logger the first decision found. */
     public void decisionLogChosen(String sink) {
         status.decisionLog(sink);
