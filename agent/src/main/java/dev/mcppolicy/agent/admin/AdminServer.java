@@ -65,7 +65,14 @@ public final class AdminServer implements HttpHandler {
                         + "); the admin endpoint listens only on 127.0.0.1, ::1 or localhost");
                 return;
             }
-            AdminToken token = configuredToken != null ? AdminToken.configured(configuredToken) : AdminToken.random();
+            AdminToken token;
+            try {
+                token = configuredToken != null ? AdminToken.configured(configuredToken) : AdminToken.random();
+            } catch (IOException e) {
+                summary.adminRefused("cannot write a random token to " + System.getProperty("java.io.tmpdir") + " (" + e
+                        + "); set admin_token");
+                return;
+            }
             HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 16);
             int bound = server.getAddress().getPort();
             AdminApi api = new AdminApi(holder, summary.status(), counters, recent, Clock.systemUTC());

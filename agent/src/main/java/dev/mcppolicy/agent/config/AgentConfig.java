@@ -109,6 +109,9 @@ public final class AgentConfig {
             }
         }
         if (key.type() == ConfigKey.Type.SECRET) {
+            if (value.isEmpty()) {
+                return new Setting(key, null, source, null);
+            }
             if (value.length() >= MIN_SECRET_LENGTH) {
                 return new Setting(key, value, source, null);
             }

@@ -230,5 +230,8 @@ class AgentConfigTest {
                 .isEqualTo("admin_token (from MCPPOLICY_ADMIN_TOKEN) is shorter than 16 characters; a random one is used instead")
                 .doesNotContain("short-secret");
         assertThat(AgentConfig.resolve("admin_token= Case-Kept-0123456789 ", NONE, NONE).adminToken()).isEqualTo("Case-Kept-0123456789");
+        AgentConfig empty = AgentConfig.resolve("admin_token=", NONE, NONE);
+        assertThat(empty.adminToken()).isNull();
+        assertThat(empty.problems()).isEmpty();
     }
 }
