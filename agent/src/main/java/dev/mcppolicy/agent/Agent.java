@@ -2,6 +2,7 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.io.InputStream;
@@ -33,13 +34,15 @@ final class Agent {
         // with no policy file anywhere, a reload watches for one in the working directory
         Path watched = !config.reload() ? null : policyPath != null ? policyPath : workingDirectory.resolve("mcp-policy.json");
         DecisionCounters counters = new DecisionCounters();
+        // the admin page's ring buffer, only when it is on: otherwise no class of it loads and no decision pays for it
+        RecentDecisions recent = config.admin() == null ? null : new RecentDecisions(RecentDecisions.CAPACITY);
         PolicyLoader loader = new PolicyLoader(policy, policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
-                config.failOpen(), summary, watched, config.reloadInterval(), counters);
+                config.failOpen(), summary, watched, config.reloadInterval(), counters, config, recent);
         summary.configured(config, workingDirectory);
 
         String audit = config.audit();
         DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
-                config.logArguments(), summary, counters);
+                config.logArguments(), summary, counters, recent);
         LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio(), summary);
         inst.addTransformer(installer, true);
         if (lateAttach) {

@@ -1,5 +1,9 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.agent.admin.AdminServer;
+import dev.mcppolicy.agent.config.AgentConfig;
+import dev.mcppolicy.agent.config.ConfigKey;
+import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
@@ -13,7 +17,7 @@ import java.time.Clock;
  * Reads the policy off the app's main thread (parsing loads Jackson and the engine, tens of
  * milliseconds the app's start-up need not wait for), completes the holder, and tells the startup
  * summary what it read. Tool calls that arrive first wait for it. With {@code reload=true} it then
- * starts the {@link PolicyWatcher}.
+ * starts the {@link PolicyWatcher}, and with {@code admin} set the {@link AdminServer}.
  */
 final class PolicyLoader extends Thread {
     private final PolicyHolder target;
@@ -25,9 +29,12 @@ final class PolicyLoader extends Thread {
     private final Path watched;
     private final Duration reloadInterval;
     private final DecisionCounters counters;
+    private final AgentConfig config;
+    /** The admin page's recent decisions, or {@code null}: {@code admin} is off. */
+    private final RecentDecisions recent;
 
     PolicyLoader(PolicyHolder target, Path path, String searched, boolean failOpen, StartupSummary summary, Path watched,
-            Duration reloadInterval, DecisionCounters counters) {
+            Duration reloadInterval, DecisionCounters counters, AgentConfig config, RecentDecisions recent) {
         super("mcp-policy-loader");
         setDaemon(true);
         this.target = target;
@@ -38,6 +45,8 @@ final class PolicyLoader extends Thread {
         this.watched = watched;
         this.reloadInterval = reloadInterval;
         this.counters = counters;
+        this.config = config;
+        this.recent = recent;
     }
 
     @Override
@@ -63,6 +72,11 @@ final class PolicyLoader extends Thread {
         if (watched != null) {
             new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC()).start();
             summary.watching(watched, reloadInterval);
+        }
+        String[] admin = config.admin();
+        if (admin != null && recent != null) {
+            AdminServer.start(admin[0], Integer.parseInt(admin[1]), config.adminToken(), config.setting(ConfigKey.ADMIN_TOKEN).source(),
+                    target, summary, counters, recent);
         }
     }
 }

@@ -6,6 +6,8 @@ import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyParser;
 import dev.mcppolicy.ratelimit.RateLimitStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,7 +29,11 @@ public final class PolicyReader {
             return PolicySnapshot.unavailable("policy file not found: " + path, null, path, failOpen);
         }
         try {
-            return built(PolicyParser.parse(path), path, failOpen, clock, null);
+            byte[] bytes = readable(path);
+            // a file that cannot be read is parsed by path, which reports it as PolicyParser does
+            Policy policy = bytes == null ? PolicyParser.parse(path) : PolicyParser.parse(bytes, PolicyParser.formatOf(path.toString()),
+                    path.toString());
+            return built(policy, path, failOpen, clock, null, bytes);
         } catch (PolicyException e) {
             return invalid(path, e, failOpen);
         } catch (RuntimeException | LinkageError e) {
@@ -43,7 +49,7 @@ public final class PolicyReader {
     public static PolicySnapshot reread(Path path, byte[] bytes, PolicySnapshot previous, Clock clock) {
         try {
             Policy policy = PolicyParser.parse(bytes, PolicyParser.formatOf(path.toString()), path.toString());
-            return built(policy, path, previous.failOpen(), clock, previous.engine() == null ? null : previous.engine().store());
+            return built(policy, path, previous.failOpen(), clock, previous.engine() == null ? null : previous.engine().store(), bytes);
         } catch (PolicyException e) {
             return invalid(path, e, previous.failOpen());
         } catch (RuntimeException | LinkageError e) {
@@ -51,10 +57,18 @@ public final class PolicyReader {
         }
     }
 
-    private static PolicySnapshot built(Policy policy, Path path, boolean failOpen, Clock clock, RateLimitStore store) {
+    private static byte[] readable(Path path) {
+        try {
+            return Files.readAllBytes(path);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static PolicySnapshot built(Policy policy, Path path, boolean failOpen, Clock clock, RateLimitStore store, byte[] source) {
         PolicyEngine engine = store == null ? PolicyEngine.of(policy, clock) : PolicyEngine.of(policy, clock, EngineOptions.withStore(store));
         engine.warmUp(); // off the call path: the loader (or reload) thread sets up the counters
-        return PolicySnapshot.of(engine, path, failOpen);
+        return PolicySnapshot.of(engine, path, failOpen, source == null ? null : new String(source, StandardCharsets.UTF_8));
     }
 
     private static PolicySnapshot invalid(Path path, PolicyException e, boolean failOpen) {

@@ -30,9 +30,12 @@ public final class PolicySnapshot {
     private final String details;
     private final Path path;
     private final boolean failOpen;
+    /** The policy file's text as it was read, or {@code null}. */
+    private final String source;
 
-    private PolicySnapshot(PolicyEngine engine, String unavailableReason, String details, Path path, boolean failOpen) {
+    private PolicySnapshot(PolicyEngine engine, String unavailableReason, String details, Path path, boolean failOpen, String source) {
         this.engine = engine;
+        this.source = source;
         this.unavailableReason = unavailableReason;
         this.details = details;
         this.path = path;
@@ -40,7 +43,12 @@ public final class PolicySnapshot {
     }
 
     static PolicySnapshot of(PolicyEngine engine, Path path, boolean failOpen) {
-        return new PolicySnapshot(engine, null, null, path, failOpen);
+        return of(engine, path, failOpen, null);
+    }
+
+    /** @param source the file's text, as read (what the admin page shows as the policy in force) */
+    static PolicySnapshot of(PolicyEngine engine, Path path, boolean failOpen, String source) {
+        return new PolicySnapshot(engine, null, null, path, failOpen, source);
     }
 
     /**
@@ -48,7 +56,7 @@ public final class PolicySnapshot {
      * @param details the full account (every parse error) for the startup output, or {@code null}
      */
     static PolicySnapshot unavailable(String reason, String details, Path path, boolean failOpen) {
-        return new PolicySnapshot(null, reason, details, path, failOpen);
+        return new PolicySnapshot(null, reason, details, path, failOpen, null);
     }
 
     /** Decides one call; a {@code require_approval} outcome is denied (no channel to ask a person through). */
@@ -163,6 +171,11 @@ public final class PolicySnapshot {
     /** The full account of why the policy is unavailable (every parse error), for the startup output. */
     public String unavailableDetails() {
         return details != null ? details : unavailableReason;
+    }
+
+    /** The policy file's text, exactly as read (its SHA-256 is the policy's), or {@code null} when not read from a file. */
+    public String source() {
+        return source;
     }
 
     public Path path() {

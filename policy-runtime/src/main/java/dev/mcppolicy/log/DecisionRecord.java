@@ -134,35 +134,74 @@ public final class DecisionRecord {
 
     /** The same fields as one JSON object, for the audit file. */
     public String toJson() {
+        return json(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #toJson} with each value cut as the line cuts it (tool, server, rule, session, client at
+     * {@value #FIELD_CAP} chars, the reason at {@value #REASON_CAP}), {@code arg_keys} holding the keys that
+     * fit in {@value #FIELD_CAP} chars and then one {@code "…(+N keys)"}, and {@code args} (with
+     * {@code logArguments}), when its JSON is longer than {@value #ARGS_CAP} chars, as a string cut
+     * there. Still valid JSON; at most a few KB whatever the call was: for copies kept in memory.
+     */
+    public String toBoundedJson() {
+        return json(FIELD_CAP, REASON_CAP, ARGS_CAP);
+    }
+
+    private String json(int fieldCap, int reasonCap, int argsCap) {
         StringBuilder json = new StringBuilder(256).append('{');
-        member(json, "ts", at.toString()).append(',');
-        member(json, "decision", decisionWord()).append(',');
-        member(json, "would", decision.wouldBe().name()).append(',');
-        member(json, "tool", call.tool()).append(',');
-        member(json, "side", call.side().word()).append(',');
-        member(json, "server", call.server()).append(',');
-        member(json, "rule", decision.rule()).append(',');
-        member(json, "arg", decision.argument()).append(',');
-        member(json, "reason", decision.reason()).append(',');
+        member(json, "ts", at.toString(), fieldCap).append(',');
+        member(json, "decision", decisionWord(), fieldCap).append(',');
+        member(json, "would", decision.wouldBe().name(), fieldCap).append(',');
+        member(json, "tool", call.tool(), fieldCap).append(',');
+        member(json, "side", call.side().word(), fieldCap).append(',');
+        member(json, "server", call.server(), fieldCap).append(',');
+        member(json, "rule", decision.rule(), fieldCap).append(',');
+        member(json, "arg", decision.argument(), fieldCap).append(',');
+        member(json, "reason", decision.reason(), reasonCap).append(',');
         json.append("\"retry_after\":").append(decision.retryAfterSeconds()).append(',');
         if (approval != null) {
-            member(json, "approval_id", approval.id()).append(',');
-            member(json, "approval", approval.isHold() ? "held" : approval.outcome()).append(',');
-            member(json, "approver", approval.approver()).append(',');
+            member(json, "approval_id", approval.id(), fieldCap).append(',');
+            member(json, "approval", approval.isHold() ? "held" : approval.outcome(), fieldCap).append(',');
+            member(json, "approver", approval.approver(), fieldCap).append(',');
             json.append("\"waited_ms\":").append(approval.waitedMillis()).append(',');
         }
-        member(json, "session", call.sessionId()).append(',');
-        member(json, "client", call.clientId()).append(',');
+        member(json, "session", call.sessionId(), fieldCap).append(',');
+        member(json, "client", call.clientId(), fieldCap).append(',');
         json.append("\"arg_keys\":");
-        DisplayText.appendJsonText(CanonicalJson.write(argumentKeys()), json);
+        DisplayText.appendJsonText(CanonicalJson.write(keysWithin(argumentKeys(), fieldCap)), json);
         json.append(',');
-        member(json, "args_sha256", argumentsHash()).append(',');
+        member(json, "args_sha256", argumentsHash(), fieldCap).append(',');
         if (logArguments) {
             json.append("\"args\":");
-            DisplayText.appendJsonText(CanonicalJson.write(call.arguments()), json);
+            String args = CanonicalJson.write(call.arguments());
+            if (args.length() <= argsCap) {
+                DisplayText.appendJsonText(args, json);
+            } else {
+                json.append('"');
+                DisplayText.appendQuoted(args, '"', argsCap, json);
+                json.append('"');
+            }
             json.append(',');
         }
         return json.append("\"took_us\":").append(tookMicros).append('}').toString();
+    }
+
+    /** The keys whose names fit in {@code cap} chars together, then {@code "…(+N keys)"} for the rest. */
+    private static List<String> keysWithin(List<String> keys, int cap) {
+        if (cap == Integer.MAX_VALUE) {
+            return keys;
+        }
+        int chars = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            chars += keys.get(i).length();
+            if (chars > cap) {
+                List<String> kept = new ArrayList<>(keys.subList(0, i));
+                kept.add("\u2026(+" + (keys.size() - i) + " keys)");
+                return kept;
+            }
+        }
+        return keys;
     }
 
     private List<String> argumentKeys() {
@@ -213,14 +252,14 @@ public final class DecisionRecord {
         return false;
     }
 
-    private static StringBuilder member(StringBuilder json, String name, String value) {
+    private static StringBuilder member(StringBuilder json, String name, String value, int cap) {
         CanonicalJson.quote(name, json);
         json.append(':');
         if (value == null) {
             return json.append("null");
         }
         json.append('"');
-        DisplayText.appendQuoted(value, '"', Integer.MAX_VALUE, json);
+        DisplayText.appendQuoted(value, '"', cap, json);
         return json.append('"');
     }
 }

@@ -4,6 +4,12 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.mcppolicy.policy.Limit;
+import dev.mcppolicy.policy.Scope;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -86,6 +92,43 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         if (cache.getIfPresent(PREPARE_PROBE) == null) {
             cache.asMap().compute(PREPARE_PROBE, (key, existing) -> existing != null ? existing : probe);
             cache.asMap().remove(PREPARE_PROBE, probe);
+        }
+    }
+
+    @Override
+    public List<CounterView> counters(Collection<Limit> limits, int maxKeysPerCounter, long nowMillis) {
+        List<CounterView> views = new ArrayList<>();
+        for (Limit limit : limits) {
+            Counter counter = counters.get(limit.counter());
+            if (limit.scope() == Scope.GLOBAL) {
+                LimitState state = counter == null ? null : counter.global;
+                views.add(state == null || state.algorithm() != limit.algorithm() ? CounterView.empty(limit, GLOBAL_KEY)
+                        : view(limit, GLOBAL_KEY, state, nowMillis));
+                continue;
+            }
+            Cache<String, LimitState> cache = counter == null ? null : counter.keyed;
+            List<CounterView> keyed = new ArrayList<>();
+            if (cache != null) {
+                for (Map.Entry<String, LimitState> entry : cache.asMap().entrySet()) {
+                    if (!PREPARE_PROBE.equals(entry.getKey()) && entry.getValue().algorithm() == limit.algorithm()) {
+                        keyed.add(view(limit, entry.getKey(), entry.getValue(), nowMillis));
+                    }
+                }
+            }
+            if (keyed.isEmpty()) {
+                views.add(CounterView.empty(limit, null));
+                continue;
+            }
+            keyed.sort(Comparator.comparingLong(CounterView::used).reversed().thenComparing(CounterView::key));
+            views.addAll(keyed.subList(0, Math.min(maxKeysPerCounter, keyed.size())));
+        }
+        return views;
+    }
+
+    private static CounterView view(Limit limit, String key, LimitState state, long now) {
+        synchronized (state) {
+            return new CounterView(limit.counter(), limit.scope(), key, state.used(limit, now), limit.max(), limit.window(),
+                    limit.algorithm(), state.retryMillis(limit, now));
         }
     }
 

@@ -20,6 +20,12 @@ abstract class LimitState {
     /** Takes one unit; only after {@link #waitMillis} said 0 at the same {@code now}. */
     abstract void take(Limit limit, long now);
 
+    /** The units taken that still count at {@code now}; reads only (the admin page's view). */
+    abstract long used(Limit limit, long now);
+
+    /** What {@link #waitMillis} would answer at {@code now}, without changing anything. */
+    abstract long retryMillis(Limit limit, long now);
+
     static LimitState create(Limit limit, long now) {
         LimitState state;
         switch (limit.algorithm()) {
@@ -67,6 +73,40 @@ abstract class LimitState {
                 left += counts[i];
             }
             return times[i] + window - now;
+        }
+
+        @Override
+        long used(Limit limit, long now) {
+            long window = limit.window().toMillis();
+            long used = 0;
+            for (int n = 0; n < size; n++) {
+                int i = (head + n) % times.length;
+                if (times[i] > now - window) {
+                    used += counts[i];
+                }
+            }
+            return used;
+        }
+
+        @Override
+        long retryMillis(Limit limit, long now) {
+            long window = limit.window().toMillis();
+            long used = used(limit, now);
+            if (used < limit.max()) {
+                return 0;
+            }
+            long mustLeave = used - limit.max();
+            long left = 0;
+            for (int n = 0; n < size; n++) {
+                int i = (head + n) % times.length;
+                if (times[i] > now - window) {
+                    left += counts[i];
+                    if (left > mustLeave) {
+                        return times[i] + window - now;
+                    }
+                }
+            }
+            return 0;
         }
 
         @Override
@@ -126,6 +166,18 @@ abstract class LimitState {
         void take(Limit limit, long now) {
             count++;
         }
+
+        @Override
+        long used(Limit limit, long now) {
+            long window = limit.window().toMillis();
+            return Math.floorDiv(now, window) * window == windowStart ? count : 0;
+        }
+
+        @Override
+        long retryMillis(Limit limit, long now) {
+            long window = limit.window().toMillis();
+            return used(limit, now) < limit.max() ? 0 : windowStart + window - now;
+        }
     }
 
     /** Burst of {@code max}, refilled continuously at {@code max / window}. */
@@ -159,6 +211,22 @@ abstract class LimitState {
         @Override
         void take(Limit limit, long now) {
             tokens = Math.max(0, tokens - 1);
+        }
+
+        private double tokensAt(Limit limit, long now) {
+            double perMilli = (double) limit.max() / limit.window().toMillis();
+            return now > refilledAt ? Math.min(limit.max(), tokens + (now - refilledAt) * perMilli) : tokens;
+        }
+
+        @Override
+        long used(Limit limit, long now) {
+            return Math.max(0, limit.max() - (long) Math.floor(tokensAt(limit, now) + 1e-9));
+        }
+
+        @Override
+        long retryMillis(Limit limit, long now) {
+            double left = tokensAt(limit, now);
+            return left >= 1 - 1e-9 ? 0 : (long) Math.ceil((1 - left) / ((double) limit.max() / limit.window().toMillis()));
         }
     }
 }

@@ -46,6 +46,16 @@ public interface RateLimitStore {
     default void prepare(Limit limit) {
     }
 
+    /**
+     * What the counters of {@code limits} hold now, read without taking or changing anything: one view
+     * per counter for a {@code global} limit, one per key (at most {@code maxKeysPerCounter}, the most
+     * used first) for the others. Each is judged by the limit given, so a {@code max} or {@code window}
+     * changed by a reload shows as it applies. A store that cannot tell returns an empty list.
+     */
+    default java.util.List<CounterView> counters(java.util.Collection<Limit> limits, int maxKeysPerCounter, long nowMillis) {
+        return java.util.List.of();
+    }
+
     /** The in-memory store: exact, allocation-free when admitting one limit, bounded to {@code maxKeysPerCounter} keys per counter. */
     static RateLimitStore inMemory(long maxKeysPerCounter) {
         return new InMemoryRateLimitStore(maxKeysPerCounter);

@@ -166,6 +166,36 @@ class DecisionRecordTest {
     }
 
     @Test
+    void theBoundedJsonCutsEachValueAsTheLineDoesAndStaysValidJson() {
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        for (int i = 0; i < 100_000; i++) {
+            arguments.put("key" + i, "v");
+        }
+        arguments.put("big", "v".repeat(10_000_000));
+        String tool = "a".repeat(10_240);
+        ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments, "s".repeat(257), "c".repeat(256), null);
+        Decision decision = new Decision(Effect.DENY, Effect.DENY, "/tools/" + tool, "r".repeat(2_000), 0);
+
+        String json = new DecisionRecord(AT, call, decision, 1, true).toBoundedJson();
+
+        assertThat(json).hasSizeLessThan(8_000);
+        Map<String, Object> fields = AuditJson.parse(json);
+        assertThat(fields).containsEntry("tool", "a".repeat(256) + "\u2026(+9984 chars)")
+                .containsEntry("reason", "r".repeat(1024) + "\u2026(+976 chars)")
+                .containsEntry("session", "s".repeat(256) + "\u2026(+1 chars)")
+                .containsEntry("args_sha256", CanonicalJson.sha256(arguments));
+        @SuppressWarnings("unchecked")
+        List<String> keys = (List<String>) fields.get("arg_keys");
+        assertThat(keys.get(keys.size() - 1)).matches("\u2026\\(\\+\\d+ keys\\)");
+        assertThat(String.join("", keys.subList(0, keys.size() - 1))).hasSizeLessThanOrEqualTo(256);
+        String args = CanonicalJson.write(arguments);
+        assertThat((String) fields.get("args")).as("the arguments' JSON, cut, as a string")
+                .isEqualTo(args.substring(0, 4096) + "\u2026(+" + (args.length() - 4096) + " chars)");
+        assertThat(new DecisionRecord(AT, CALL, DENIED, 3, true).toBoundedJson()).as("a small record is the audit record")
+                .isEqualTo(new DecisionRecord(AT, CALL, DENIED, 3, true).toJson());
+    }
+
+    @Test
     void writesTheAuditRecordAsValidJsonOnOneLineWithUnsafeCharactersEscaped() {
         Map<String, Object> arguments = new LinkedHashMap<>();
         arguments.put("k " + FORGERY, List.of("v " + FORGERY, Double.NaN, Double.POSITIVE_INFINITY));

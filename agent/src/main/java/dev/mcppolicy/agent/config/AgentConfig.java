@@ -29,6 +29,9 @@ public final class AgentConfig {
     static final String PROPERTY_PREFIX = "mcppolicy.";
     static final String ENV_PREFIX = "MCPPOLICY_";
 
+    /** The shortest {@link ConfigKey.Type#SECRET} taken: a shorter token is guessed too easily. */
+    static final int MIN_SECRET_LENGTH = 16;
+
     private static final List<String> DEFAULT_POLICY_NAMES = List.of("mcp-policy.json", "mcp-policy.yaml", "mcp-policy.yml");
 
     /** Where decision lines go. */
@@ -105,7 +108,30 @@ public final class AgentConfig {
                 return new Setting(key, null, source, given);
             }
         }
+        if (key.type() == ConfigKey.Type.SECRET) {
+            if (value.isEmpty()) {
+                return new Setting(key, null, source, null);
+            }
+            if (value.length() >= MIN_SECRET_LENGTH) {
+                return new Setting(key, value, source, null);
+            }
+            // the value itself is never shown
+            problems.add(key.key() + " (from " + source + ") is shorter than " + MIN_SECRET_LENGTH + " characters; "
+                    + "a random one is used instead");
+            return new Setting(key, null, source, "(hidden)");
+        }
         String lower = value.toLowerCase(Locale.ROOT);
+        if (key.type() == ConfigKey.Type.ADDRESS) {
+            if (lower.isEmpty()) {
+                return new Setting(key, null, source, null);
+            }
+            if (hostAndPort(lower) != null) {
+                return new Setting(key, lower, source, null);
+            }
+            problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not host:port (127.0.0.1:9464, [::1]:0); "
+                    + key.key() + " stays off");
+            return new Setting(key, null, source, given);
+        }
         if (key.type() == ConfigKey.Type.DURATION) {
             if (duration(lower) != null) {
                 return new Setting(key, lower, source, null);
@@ -259,6 +285,47 @@ public final class AgentConfig {
     /** How often the watched policy file is checked besides the file system's change events. */
     public Duration reloadInterval() {
         return duration(settings.get(ConfigKey.RELOAD_INTERVAL).value());
+    }
+
+    /** The admin endpoint's address as {host, port} ({@code admin}), or {@code null}: off. */
+    public String[] admin() {
+        String value = value(ConfigKey.ADMIN);
+        return value == null ? null : hostAndPort(value);
+    }
+
+    /** The admin token the configuration gives, or {@code null}: the agent makes a random one. */
+    public String adminToken() {
+        return value(ConfigKey.ADMIN_TOKEN);
+    }
+
+    /** {@code host:port} or {@code [v6]:port} as {host, port}, port 0 to 65535; or {@code null}. */
+    static String[] hostAndPort(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1 || text.length() - colon > 6) {
+            return null;
+        }
+        String host = text.substring(0, colon);
+        String port = text.substring(colon + 1);
+        for (int i = 0; i < port.length(); i++) {
+            if (port.charAt(i) < '0' || port.charAt(i) > '9') {
+                return null;
+            }
+        }
+        if (Integer.parseInt(port) > 65535) {
+            return null;
+        }
+        if (host.startsWith("[") && host.endsWith("]") && host.length() > 2) {
+            host = host.substring(1, host.length() - 1);
+        } else if (host.indexOf(':') >= 0 || host.indexOf('[') >= 0 || host.indexOf(']') >= 0) {
+            return null;
+        }
+        for (int i = 0; i < host.length(); i++) {
+            char c = host.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == ':')) {
+                return null;
+            }
+        }
+        return new String[] {host, port};
     }
 
     /** {@code 500ms}, {@code 2s}, {@code 1m} from 100 ms to 1 h, or {@code null}. */

@@ -24,10 +24,20 @@ public enum ConfigKey {
     RELOAD_INTERVAL("reload_interval", Type.DURATION, "2s", "2s",
             "how often the policy file is also checked when the file system sends no change events"),
     SERIALIZE_STDIO("serialize_stdio", Type.BOOLEAN, "true",
-            "carry the MCP SDK 2.1.0 fix for lost stdio messages into older SDKs");
+            "carry the MCP SDK 2.1.0 fix for lost stdio messages into older SDKs"),
+    ADMIN("admin", Type.ADDRESS, null, "unset (off)",
+            "the local admin endpoint and page: a loopback host:port (port 0 picks a free one)"),
+    ADMIN_TOKEN("admin_token", Type.SECRET, null, "unset: a random token, in a file only the user can read",
+            "the admin endpoint's bearer token");
 
     /** What a key's value is. */
-    public enum Type { BOOLEAN, CHOICE, PATH, DURATION }
+    public enum Type {
+        BOOLEAN, CHOICE, PATH, DURATION,
+        /** {@code host:port}, {@code [::1]:port}; whether the host is loopback is checked when the endpoint starts. */
+        ADDRESS,
+        /** A credential: never shown, in the startup summary or anywhere else. */
+        SECRET
+    }
 
     private final String key;
     private final Type type;
@@ -46,7 +56,7 @@ public enum ConfigKey {
         this(key, type, defaultValue, defaultValue, allowed, meaning);
     }
 
-    /** A path, whose default README states in words, or a duration. */
+    /** A path, address or secret, whose default README states in words, or a duration. */
     ConfigKey(String key, Type type, String defaultValue, String defaultText, String meaning) {
         this(key, type, defaultValue, defaultText, List.of(), meaning);
     }
@@ -79,7 +89,7 @@ public enum ConfigKey {
         return defaultText;
     }
 
-    /** The values a {@link Type#BOOLEAN} or {@link Type#CHOICE} key takes (case-insensitive); empty for a path or a duration. */
+    /** The values a {@link Type#BOOLEAN} or {@link Type#CHOICE} key takes (case-insensitive); empty for the other types. */
     public List<String> allowed() {
         return allowed;
     }

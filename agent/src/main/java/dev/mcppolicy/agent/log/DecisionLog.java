@@ -45,12 +45,21 @@ public final class DecisionLog {
     /** As above, counting every decision in {@code counters} (for JMX) whatever the log does. */
     public static DecisionLog configured(LogTarget target, Path auditPath, boolean logArguments, StartupSummary summary,
             DecisionCounters counters) {
-        List<DecisionListener> listeners = new ArrayList<>(2);
+        return configured(target, auditPath, logArguments, summary, counters, null);
+    }
+
+    /** As above, and into {@code recent} (the admin page's ring buffer) when it is not {@code null}. */
+    public static DecisionLog configured(LogTarget target, Path auditPath, boolean logArguments, StartupSummary summary,
+            DecisionCounters counters, DecisionListener recent) {
+        List<DecisionListener> listeners = new ArrayList<>(3);
         if (target != LogTarget.OFF) {
             listeners.add(new DecisionLine(target == LogTarget.STDERR ? DecisionSink.stderr() : null, summary));
         }
         if (auditPath != null) {
             listeners.add(new AuditFile(auditPath));
+        }
+        if (recent != null) {
+            listeners.add(recent);
         }
         return new DecisionLog(listeners, logArguments, counters);
     }

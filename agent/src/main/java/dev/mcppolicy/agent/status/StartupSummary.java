@@ -59,6 +59,12 @@ public final class StartupSummary {
     }
 
     private static String shown(Setting setting, Path workingDirectory) {
+        if (setting.key().type() == ConfigKey.Type.SECRET) {
+            return setting.value() == null ? "random" : "(set)";
+        }
+        if (setting.key().type() == ConfigKey.Type.ADDRESS) {
+            return setting.value() == null ? "off" : setting.value();
+        }
         if (setting.key().type() != ConfigKey.Type.PATH) {
             return setting.value();
         }
@@ -196,6 +202,16 @@ public final class StartupSummary {
     public void canaryNotChecked(Throwable error) {
         status.canary(new AgentStatus.CanaryResult(AgentStatus.CanaryResult.Outcome.NOT_CHECKED, error.toString()));
         Diagnostics.error("canary: the hooks could not be checked, MCP tool calls may NOT be policed: " + error);
+    }
+
+    /** The admin endpoint listens at {@code url}; {@code token} says where its token is (never the token). */
+    public void adminStarted(String url, String token) {
+        Diagnostics.info("admin: " + url + " (loopback only; " + token + ")");
+    }
+
+    /** The admin endpoint was not started: {@code why}. The app runs on. */
+    public void adminRefused(String why) {
+        Diagnostics.error("admin: " + why + "; the admin endpoint is not started");
     }
 
     /** With {@code log=app}, the logger the first decision found. */

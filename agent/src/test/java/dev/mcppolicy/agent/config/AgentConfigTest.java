@@ -56,7 +56,7 @@ class AgentConfigTest {
     static Stream<Arguments> badValues() {
         Stream.Builder<Arguments> all = Stream.builder();
         for (ConfigKey key : ConfigKey.values()) {
-            if (key.type() == ConfigKey.Type.PATH) {
+            if (key.type() == ConfigKey.Type.PATH || key.type() == ConfigKey.Type.ADDRESS || key.type() == ConfigKey.Type.SECRET) {
                 continue;
             }
             for (String bad : List.of("yes", "maybe", "", "1", "deny allow")) {
@@ -171,13 +171,14 @@ class AgentConfigTest {
     }
 
     private static String known() {
-        return "policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio";
+        return "policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio, admin, admin_token";
     }
 
     @ParameterizedTest
     @EnumSource(ConfigKey.class)
     void everyKeyIsReadFromItsPropertyAndItsEnvironmentVariable(ConfigKey key) {
         String value = key.type() == ConfigKey.Type.PATH ? "some/file" : key.type() == ConfigKey.Type.DURATION ? "500ms"
+                : key.type() == ConfigKey.Type.ADDRESS ? "127.0.0.1:9464" : key.type() == ConfigKey.Type.SECRET ? "0123456789abcdefXYZ"
                 : key.allowed().get(key.allowed().size() - 1);
         assertThat(AgentConfig.resolve(null, Map.of("mcppolicy." + key.key(), value), NONE).setting(key))
                 .isEqualTo(new Setting(key, value, "-Dmcppolicy." + key.key(), null));
@@ -203,5 +204,34 @@ class AgentConfigTest {
         assertThat(config.policyPath(cwd, jarDir)).isEqualTo(cwd.resolve("mcp-policy.json"));
         assertThat(AgentConfig.resolve("policy=other.json", NONE, NONE).policyPath(cwd, jarDir))
                 .isEqualTo(cwd.resolve("other.json"));
+    }
+
+    @Test
+    void theAdminAddressIsHostAndPortAndStaysOffWhenItIsNot() {
+        assertThat(AgentConfig.resolve("", NONE, NONE).admin()).isNull();
+        assertThat(AgentConfig.resolve("admin=127.0.0.1:9464", NONE, NONE).admin()).containsExactly("127.0.0.1", "9464");
+        assertThat(AgentConfig.resolve("admin=LocalHost:0", NONE, NONE).admin()).containsExactly("localhost", "0");
+        assertThat(AgentConfig.resolve("admin=[::1]:8080", NONE, NONE).admin()).containsExactly("::1", "8080");
+        assertThat(AgentConfig.resolve("admin=0.0.0.0:80", NONE, NONE).admin()).as("loopback is checked when it starts")
+                .containsExactly("0.0.0.0", "80");
+        for (String bad : List.of("9464", "127.0.0.1", "127.0.0.1:", ":9464", "127.0.0.1:65536", "::1:80", "host name:1", "a:b")) {
+            AgentConfig config = AgentConfig.resolve(null, Map.of("mcppolicy.admin", bad), NONE);
+            assertThat(config.admin()).as(bad).isNull();
+            assertThat(config.problems()).as(bad).singleElement().asString()
+                    .isEqualTo("admin='" + bad + "' (from -Dmcppolicy.admin) is not host:port (127.0.0.1:9464, [::1]:0); admin stays off");
+        }
+    }
+
+    @Test
+    void anAdminTokenShorterThanSixteenCharactersIsRefusedWithoutShowingIt() {
+        AgentConfig config = AgentConfig.resolve(null, NONE, Map.of("MCPPOLICY_ADMIN_TOKEN", "short-secret"));
+        assertThat(config.adminToken()).isNull();
+        assertThat(config.problems()).singleElement().asString()
+                .isEqualTo("admin_token (from MCPPOLICY_ADMIN_TOKEN) is shorter than 16 characters; a random one is used instead")
+                .doesNotContain("short-secret");
+        assertThat(AgentConfig.resolve("admin_token= Case-Kept-0123456789 ", NONE, NONE).adminToken()).isEqualTo("Case-Kept-0123456789");
+        AgentConfig empty = AgentConfig.resolve("admin_token=", NONE, NONE);
+        assertThat(empty.adminToken()).isNull();
+        assertThat(empty.problems()).isEmpty();
     }
 }

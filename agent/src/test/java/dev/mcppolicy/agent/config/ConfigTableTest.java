@@ -34,6 +34,12 @@ class ConfigTableTest {
         if (key.type() == ConfigKey.Type.DURATION) {
             return "a duration: `500ms`, `2s`, `1m` (100 ms to 1 h)";
         }
+        if (key.type() == ConfigKey.Type.ADDRESS) {
+            return "`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`";
+        }
+        if (key.type() == ConfigKey.Type.SECRET) {
+            return "a string of 16 characters or more";
+        }
         if (key.allowed().isEmpty()) {
             return "a path";
         }

@@ -1,0 +1,223 @@
+package dev.mcppolicy.agent.admin;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.log.RecentDecisions;
+import dev.mcppolicy.agent.metrics.DecisionCounters;
+import dev.mcppolicy.agent.status.StartupSummary;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The local admin endpoint (SPEC §8), started only when {@code admin} is set: the JDK's own HTTP server on
+ * a loopback address, two daemon threads, serving the page ({@code GET /}, static, no data in it) and the
+ * JSON API behind it ({@link AdminApi}), which needs {@code Authorization: Bearer <token>}. Every request
+ * must name this server in {@code Host} and come from no other {@code Origin} ({@link AdminAccess}).
+ * Started from the agent's loader thread once MCP is here, never on an app thread.
+ */
+public final class AdminServer implements HttpHandler {
+    private static final String PAGE_RESOURCE = "admin.html";
+
+    private final AdminApi api;
+    private final AdminAccess access;
+    private final AdminToken token;
+    private final byte[] page;
+    private final String pageSecurity;
+
+    private AdminServer(AdminApi api, AdminAccess access, AdminToken token, byte[] page) {
+        this.api = api;
+        this.access = access;
+        this.token = token;
+        this.page = page;
+        this.pageSecurity = "default-src 'none'; script-src '" + scriptHash(new String(page, StandardCharsets.UTF_8))
+                + "'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none';"
+                + " frame-ancestors 'none'";
+    }
+
+    /**
+     * Starts the endpoint on {@code host:port} (port 0: a free one) and prints its URL in the startup
+     * summary; a host that is not loopback, or a port that cannot be had, is one ERROR line and no
+     * endpoint. Never throws.
+     *
+     * @param configuredToken {@code admin_token}, or {@code null} for a random one written to a file
+     */
+    public static void start(String host, int port, String configuredToken, String tokenSource, PolicyHolder holder,
+            StartupSummary summary, DecisionCounters counters, RecentDecisions recent) {
+        String shown = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        try {
+            InetAddress address = InetAddress.getByName(host);
+            if (!address.isLoopbackAddress()) {
+                summary.adminRefused(shown + " is not a loopback address (" + address.getHostAddress()
+                        + "); the admin endpoint listens only on 127.0.0.1, ::1 or localhost");
+                return;
+            }
+            AdminToken token;
+            try {
+                token = configuredToken != null ? AdminToken.configured(configuredToken) : AdminToken.random();
+            } catch (IOException e) {
+                summary.adminRefused("cannot write a random token to " + System.getProperty("java.io.tmpdir") + " (" + e
+                        + "); set admin_token");
+                return;
+            }
+            HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 16);
+            int bound = server.getAddress().getPort();
+            AdminApi api = new AdminApi(holder, summary.status(), counters, recent, Clock.systemUTC());
+            server.createContext("/", new AdminServer(api, new AdminAccess(host, bound), token, page()));
+            server.setExecutor(executor());
+            server.start();
+            String url = "http://" + (address.getHostAddress().indexOf(':') >= 0 ? "[" + address.getHostAddress() + "]"
+                    : address.getHostAddress()) + ":" + bound + "/";
+            summary.adminStarted(url, token.file() != null ? "token in " + token.file() + " (readable only by this user)"
+                    : "token from admin_token (" + tokenSource + ")");
+        } catch (IOException | RuntimeException | LinkageError e) {
+            summary.adminRefused("cannot listen on " + shown + ": " + e);
+        }
+    }
+
+    private static ExecutorService executor() {
+        AtomicInteger threads = new AtomicInteger();
+        return Executors.newFixedThreadPool(2, task -> {
+            Thread thread = new Thread(task, "mcp-policy-admin-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private static byte[] page() throws IOException {
+        try (InputStream in = AdminServer.class.getResourceAsStream(PAGE_RESOURCE)) {
+            if (in == null) {
+                throw new IOException("the admin page is missing from the agent jar");
+            }
+            return in.readAllBytes();
+        }
+    }
+
+    /** The CSP source of the page's one inline script: its SHA-256. */
+    static String scriptHash(String html) {
+        int open = html.indexOf("<script>");
+        int close = html.indexOf("</script>", open);
+        String script = html.substring(open + "<script>".length(), close);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(script.getBytes(StandardCharsets.UTF_8));
+            return "sha256-" + Base64.getEncoder().encodeToString(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        try {
+            exchange.getResponseHeaders().set("Cache-Control", "no-store");
+            exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+            exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
+            String refusal = access.refusal(exchange.getRequestHeaders().getFirst("Host"),
+                    exchange.getRequestHeaders().getFirst("Origin"));
+            if (refusal != null) {
+                error(exchange, 403, refusal);
+                return;
+            }
+            String method = exchange.getRequestMethod();
+            URI uri = exchange.getRequestURI();
+            String path = uri.getPath();
+            if (!method.equals("GET")) {
+                exchange.getResponseHeaders().set("Allow", "GET");
+                error(exchange, 405, "only GET is answered");
+                return;
+            }
+            if (path.equals("/")) {
+                exchange.getResponseHeaders().set("Content-Security-Policy", pageSecurity);
+                send(exchange, 200, "text/html; charset=utf-8", page);
+                return;
+            }
+            if (!path.startsWith("/api/")) {
+                error(exchange, 404, "no such page: the admin page is /");
+                return;
+            }
+            if (!token.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"mcp-policy\"");
+                error(exchange, 401, "Authorization: Bearer <token> is missing or wrong");
+                return;
+            }
+            switch (path) {
+                case "/api/status":
+                    json(exchange, 200, api.status());
+                    break;
+                case "/api/decisions":
+                    Integer limit = limit(uri.getRawQuery());
+                    if (limit == null) {
+                        error(exchange, 400, "limit must be a number from 0 to " + RecentDecisions.CAPACITY);
+                    } else {
+                        json(exchange, 200, api.decisions(limit));
+                    }
+                    break;
+                case "/api/limits":
+                    json(exchange, 200, api.limits());
+                    break;
+                case "/api/policy":
+                    json(exchange, 200, api.policy());
+                    break;
+                case "/api/approvals":
+                    error(exchange, 501, "approvals (SPEC §6) are not built yet");
+                    break;
+                default:
+                    error(exchange, 404, "no such endpoint: " + path);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            error(exchange, 500, "the agent could not answer: " + e.getClass().getSimpleName());
+        } finally {
+            exchange.close();
+        }
+    }
+
+    /** {@code limit=N} from the query, {@value AdminApi#DEFAULT_DECISIONS} without one; {@code null} when not a number in range. */
+    static Integer limit(String query) {
+        if (query == null || query.isEmpty()) {
+            return AdminApi.DEFAULT_DECISIONS;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("limit=")) {
+                String digits = pair.substring(6);
+                if (digits.isEmpty() || digits.length() > 4 || !digits.chars().allMatch(Character::isDigit)) {
+                    return null;
+                }
+                int limit = Integer.parseInt(digits);
+                return limit > RecentDecisions.CAPACITY ? null : limit;
+            }
+        }
+        return AdminApi.DEFAULT_DECISIONS;
+    }
+
+    private static void json(HttpExchange exchange, int status, String body) throws IOException {
+        send(exchange, status, "application/json; charset=utf-8", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void error(HttpExchange exchange, int status, String message) throws IOException {
+        StringBuilder body = new StringBuilder("{\"error\":");
+        dev.mcppolicy.json.CanonicalJson.quote(message, body);
+        json(exchange, status, body.append('}').toString());
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+}
