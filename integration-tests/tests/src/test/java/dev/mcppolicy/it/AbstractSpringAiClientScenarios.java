@@ -2,8 +2,13 @@ package dev.mcppolicy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -16,8 +21,9 @@ import org.junit.jupiter.api.TestInstance;
  * fixture server (spawned over stdio by the MCP client starter) through the starter's tool callbacks, and a
  * scripted chat model asks for echo, wire_money and run_command in one turn. The app's fat jar
  * ({@code fixtures/spring-ai-client-<version>}) runs with the real agent and a client-side policy; the fixture
- * server runs without the agent, so every denial proven here is the client's. One app JVM per class: the
- * conversation runs at its start, the tests read what it printed.
+ * server runs without the agent, so every denial proven here is the client's. The app has the actuator and the
+ * Prometheus registry: the agent's Micrometer meters show at {@code /actuator/prometheus} with no code in the app
+ * (issue 12 §2). One app JVM per class: the conversation runs at its start, the tests read what it printed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractSpringAiClientScenarios {
@@ -52,17 +58,10 @@ abstract class AbstractSpringAiClientScenarios {
     static final String RELAYED = "STDERR Message received: ";
 
     ForkedJvm app;
+    private String url;
 
     /** The fixture module, {@code spring-ai-client-<this>}. */
     abstract String springAiFixture();
-
-    /** More arguments for the app ({@code --spring.profiles.active=...}). */
-    List<String> appArguments() {
-        return List.of();
-    }
-
-    /** Waits until the app has held its conversation (it exits, or stays up to serve). */
-    abstract void awaitConversation() throws Exception;
 
     @BeforeAll
     void startTheApp() throws Exception {
@@ -78,9 +77,11 @@ abstract class AbstractSpringAiClientScenarios {
                 connection + "command=" + ForkedJvm.javaExecutable(),
                 connection + "args[0]=-cp", connection + "args[1]=" + Fixtures.classPath("2.1.0"),
                 connection + "args[2]=fixture.FixtureServer", connection + "args[3]=stdio"));
-        command.addAll(appArguments());
+        // the actuator on a web server, 127.0.0.1 and a free port; the app says which once it serves
+        command.add("--spring.profiles.active=actuator");
         app = ForkedJvm.startProcess(getClass().getSimpleName(), dir, command);
-        awaitConversation();
+        String listening = app.awaitStderr(l -> l.startsWith("FIXTURE LISTENING "));
+        url = "http://127.0.0.1:" + listening.substring("FIXTURE LISTENING ".length()).trim();
     }
 
     @AfterAll
@@ -134,5 +135,20 @@ abstract class AbstractSpringAiClientScenarios {
         assertThat(offered).as(app.dump()).hasSize(2)
                 .allMatch(l -> l.contains("echo") && l.contains("wire_money") && l.contains("run_command") && l.contains("secret_tool"))
                 .noneMatch(l -> l.contains("client_hidden") || l.contains("delete_everything"));
+    }
+
+    @Test
+    void countsAndTimesEachDecisionOnTheActuatorsPrometheusEndpoint() throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url + "/actuator/prometheus"))
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<String> lines = response.body().lines().filter(l -> l.startsWith("mcp_policy")).toList();
+        System.out.println("mcp_policy lines at /actuator/prometheus:\n" + String.join("\n", lines));
+        String echo = "{decision=\"ALLOW\",rule=\"(default)\",side=\"client\",tool=\"echo\"}";
+        String wire = "{decision=\"DENY\",rule=\"/servers/fixture-server/tools/wire_money/deny_if/0\",side=\"client\",tool=\"wire_money\"}";
+        assertThat(lines).as(response.body())
+                .contains("mcp_policy_decisions_total" + echo + " 1.0", "mcp_policy_decision_seconds_count" + echo + " 1",
+                        "mcp_policy_decisions_total" + wire + " 1.0", "mcp_policy_decision_seconds_count" + wire + " 1");
     }
 }
