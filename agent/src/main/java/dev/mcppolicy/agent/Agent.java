@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.log.RecentDecisions;
@@ -9,6 +10,7 @@ import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Clock;
 import java.util.Properties;
 
 /**
@@ -36,14 +38,17 @@ final class Agent {
         DecisionCounters counters = new DecisionCounters();
         // the admin page's ring buffer, only when it is on: otherwise no class of it loads and no decision pays for it
         RecentDecisions recent = config.admin() == null ? null : new RecentDecisions(RecentDecisions.CAPACITY);
+        // approvals need a channel to ask a person through: the admin endpoint
+        Approvals approvals = config.admin() == null ? null : new Approvals(config.approvalMaxPending(), Clock.systemUTC());
         PolicyLoader loader = new PolicyLoader(policy, policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
-                config.failOpen(), summary, watched, config.reloadInterval(), counters, config, recent);
+                config.failOpen(), summary, watched, config.reloadInterval(), counters, config, recent, approvals);
         summary.configured(config, workingDirectory);
 
         String audit = config.audit();
         DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
                 config.logArguments(), summary, counters, recent);
-        LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio(), summary);
+        LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio(), summary, approvals,
+                config.logArguments());
         inst.addTransformer(installer, true);
         if (lateAttach) {
             if (installer.activate() != null) {

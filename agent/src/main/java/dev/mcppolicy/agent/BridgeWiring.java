@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.langchain4j.LangChain4jHooks;
@@ -15,13 +16,14 @@ final class BridgeWiring {
     private BridgeWiring() {
     }
 
-    static void install(PolicyHolder policy, DecisionLog log) {
+    /** {@code approvals}: where calls that need approval are held ({@code null}: {@code admin} is off, they are denied). */
+    static void install(PolicyHolder policy, DecisionLog log, Approvals approvals, boolean showArguments) {
         ClassLoader system = ClassLoader.getSystemClassLoader();
         if (PolicyBridge.class.getClassLoader() != system) {
             throw new IllegalStateException("the agent's classes are not on the system class loader (" + system
                     + ") but on " + PolicyBridge.class.getClassLoader() + "; woven code could not reach them");
         }
-        PolicyBridge.install(new McpHooks(policy, log));
+        PolicyBridge.install(new McpHooks(policy, log, approvals, showArguments));
         PolicyBridge.installLangChain4j(new LangChain4jHooks(policy, log));
     }
 }

@@ -5,6 +5,7 @@ import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.instrumentation.HookInstaller;
+import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.HashSet;
@@ -28,6 +29,8 @@ final class LazyInstaller implements ClassFileTransformer {
 
     private final PolicyHolder policy;
     private final DecisionLog log;
+    private final Approvals approvals;
+    private final boolean showArguments;
     private final Thread policyLoader;
     private final boolean serializeStdio;
     private final StartupSummary summary;
@@ -35,7 +38,10 @@ final class LazyInstaller implements ClassFileTransformer {
     /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
     private boolean attempted;
 
-    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio, StartupSummary summary) {
+    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio, StartupSummary summary,
+            Approvals approvals, boolean showArguments) {
+        this.approvals = approvals;
+        this.showArguments = showArguments;
         this.policy = policy;
         this.log = log;
         this.policyLoader = policyLoader;
@@ -90,7 +96,7 @@ final class LazyInstaller implements ClassFileTransformer {
         if (policyLoader.getState() == Thread.State.NEW) {
             policyLoader.start();
         }
-        BridgeWiring.install(policy, log);
+        BridgeWiring.install(policy, log, approvals, showArguments);
         ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary);
         summary.hooksInstalled((System.nanoTime() - started) / 1_000_000);
         Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);

@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.admin.AdminServer;
+import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.log.RecentDecisions;
@@ -32,10 +33,13 @@ final class PolicyLoader extends Thread {
     private final AgentConfig config;
     /** The admin page's recent decisions, or {@code null}: {@code admin} is off. */
     private final RecentDecisions recent;
+    /** Where calls that need approval are held once the admin endpoint is up, or {@code null}. */
+    private final Approvals approvals;
 
     PolicyLoader(PolicyHolder target, Path path, String searched, boolean failOpen, StartupSummary summary, Path watched,
-            Duration reloadInterval, DecisionCounters counters, AgentConfig config, RecentDecisions recent) {
+            Duration reloadInterval, DecisionCounters counters, AgentConfig config, RecentDecisions recent, Approvals approvals) {
         super("mcp-policy-loader");
+        this.approvals = approvals;
         setDaemon(true);
         this.target = target;
         this.path = path;
@@ -76,7 +80,7 @@ final class PolicyLoader extends Thread {
         String[] admin = config.admin();
         if (admin != null && recent != null) {
             AdminServer.start(admin[0], Integer.parseInt(admin[1]), config.adminToken(), config.setting(ConfigKey.ADMIN_TOKEN).source(),
-                    target, summary, counters, recent);
+                    target, summary, counters, recent, approvals);
         }
     }
 }

@@ -23,7 +23,7 @@ class LazyInstallerTest {
         };
         StartupSummary summary = new StartupSummary();
         LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), failingLoader,
-                true, summary);
+                true, summary, null, false);
 
         String err = stderrOf(() -> {
             for (String type : List.of("io/modelcontextprotocol/spec/McpSchema", "io/modelcontextprotocol/server/McpAsyncServer",
@@ -53,7 +53,7 @@ class LazyInstallerTest {
             }
         };
         LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), loader, true,
-                new StartupSummary());
+                new StartupSummary(), null, false);
         assertThat(installer.transform(null, null, "com/example/App", null, null, new byte[0])).isNull();
         assertThat(installer.transform(null, null, null, null, null, new byte[0])).isNull();
         assertThat(starts).hasValue(0);

@@ -32,7 +32,9 @@ public final class PolicyCli {
             "  check POLICY                      validate a policy file; exit 1 with every error, 0 with only WARN lines",
             "  explain POLICY --tool T [--args JSON] [--client C] [--session S] [--server S]",
             "                                    decide one call and say which rule decided it",
-            "  test POLICY CASES                 run table-driven policy tests; exit code = failures");
+            "  test POLICY CASES                 run table-driven policy tests; exit code = failures",
+            "  approvals list|approve ID|deny ID [--reason R] [--approver NAME] [--admin 127.0.0.1:PORT] [--token-file F]",
+            "                                    the calls a running agent holds for approval (its admin endpoint)");
 
     private final PrintStream out;
     private final PrintStream err;

@@ -78,6 +78,7 @@ final class AdminApi {
         decisions.put("allowed", counters.allowed());
         decisions.put("denied", counters.denied());
         decisions.put("would_deny", counters.wouldDeny());
+        decisions.put("held", counters.held());
         decisions.put("recorded", recent.total());
         decisions.put("kept", recent.capacity());
         out.put("decisions", decisions);

@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.approval.Approvals;
+import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.StartupSummary;
@@ -37,8 +39,11 @@ public final class AdminServer implements HttpHandler {
     private final AdminToken token;
     private final byte[] page;
     private final String pageSecurity;
+    /** The held calls this endpoint lists and decides, or {@code null}. */
+    private final Approvals approvals;
 
-    private AdminServer(AdminApi api, AdminAccess access, AdminToken token, byte[] page) {
+    private AdminServer(AdminApi api, AdminAccess access, AdminToken token, byte[] page, Approvals approvals) {
+        this.approvals = approvals;
         this.api = api;
         this.access = access;
         this.token = token;
@@ -56,7 +61,7 @@ public final class AdminServer implements HttpHandler {
      * @param configuredToken {@code admin_token}, or {@code null} for a random one written to a file
      */
     public static void start(String host, int port, String configuredToken, String tokenSource, PolicyHolder holder,
-            StartupSummary summary, DecisionCounters counters, RecentDecisions recent) {
+            StartupSummary summary, DecisionCounters counters, RecentDecisions recent, Approvals approvals) {
         String shown = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
         try {
             InetAddress address = InetAddress.getByName(host);
@@ -76,11 +81,15 @@ public final class AdminServer implements HttpHandler {
             HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 16);
             int bound = server.getAddress().getPort();
             AdminApi api = new AdminApi(holder, summary.status(), counters, recent, Clock.systemUTC());
-            server.createContext("/", new AdminServer(api, new AdminAccess(host, bound), token, page()));
+            server.createContext("/", new AdminServer(api, new AdminAccess(host, bound), token, page(), approvals));
             server.setExecutor(executor());
             server.start();
+            if (approvals != null) {
+                approvals.openChannel();
+            }
             String url = "http://" + (address.getHostAddress().indexOf(':') >= 0 ? "[" + address.getHostAddress() + "]"
                     : address.getHostAddress()) + ":" + bound + "/";
+            AdminRegistry.write(url, token.file());
             summary.adminStarted(url, token.file() != null ? "token in " + token.file() + " (readable only by this user)"
                     : "token from admin_token (" + tokenSource + ")");
         } catch (IOException | RuntimeException | LinkageError e) {
@@ -135,6 +144,15 @@ public final class AdminServer implements HttpHandler {
             String method = exchange.getRequestMethod();
             URI uri = exchange.getRequestURI();
             String path = uri.getPath();
+            if (method.equals("POST") && path.startsWith("/api/approvals/")) {
+                if (!token.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"mcp-policy\"");
+                    error(exchange, 401, "Authorization: Bearer <token> is missing or wrong");
+                    return;
+                }
+                decideApproval(exchange, path);
+                return;
+            }
             if (!method.equals("GET")) {
                 exchange.getResponseHeaders().set("Allow", "GET");
                 error(exchange, 405, "only GET is answered");
@@ -173,7 +191,7 @@ public final class AdminServer implements HttpHandler {
                     json(exchange, 200, api.policy());
                     break;
                 case "/api/approvals":
-                    error(exchange, 501, "approvals (SPEC §6) are not built yet");
+                    json(exchange, 200, approvalsJson());
                     break;
                 default:
                     error(exchange, 404, "no such endpoint: " + path);
@@ -182,6 +200,70 @@ public final class AdminServer implements HttpHandler {
             error(exchange, 500, "the agent could not answer: " + e.getClass().getSimpleName());
         } finally {
             exchange.close();
+        }
+    }
+
+    /** {@code GET /api/approvals}: the held calls, oldest first, as an approver sees them. */
+    private String approvalsJson() {
+        java.util.List<Object> pending = new java.util.ArrayList<>();
+        if (approvals != null) {
+            for (PendingCall call : approvals.pending()) {
+                pending.add(call.describe());
+            }
+        }
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("pending", pending);
+        out.put("channel", approvals != null && approvals.hasChannel());
+        return dev.mcppolicy.json.CanonicalJson.write(out);
+    }
+
+    /**
+     * {@code POST /api/approvals/{id}/approve} or {@code .../deny}, with an optional JSON body
+     * {@code {"reason": "...", "approver": "..."}} (at most 4 KiB): 200 when it decided the call, 404 for an id
+     * never held, 409 for one already decided, timed out or cancelled.
+     */
+    private void decideApproval(HttpExchange exchange, String path) throws IOException {
+        String[] parts = path.substring("/api/approvals/".length()).split("/", -1);
+        if (approvals == null || parts.length != 2 || !(parts[1].equals("approve") || parts[1].equals("deny"))) {
+            error(exchange, 404, "no such endpoint: " + path + " (POST /api/approvals/{id}/approve or /deny)");
+            return;
+        }
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readNBytes(4097);
+        }
+        if (body.length > 4096) {
+            error(exchange, 413, "the body is larger than 4 KiB");
+            return;
+        }
+        String reason = null;
+        String approver = "admin";
+        if (body.length > 0) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+                if (json == null || !json.isObject()) {
+                    error(exchange, 400, "the body must be a JSON object: {\"reason\": \"...\", \"approver\": \"...\"}");
+                    return;
+                }
+                reason = json.hasNonNull("reason") ? json.get("reason").asText() : null;
+                approver = json.hasNonNull("approver") && !json.get("approver").asText().isBlank() ? json.get("approver").asText() : approver;
+            } catch (IOException e) {
+                error(exchange, 400, "the body is not JSON: {\"reason\": \"...\", \"approver\": \"...\"}");
+                return;
+            }
+        }
+        String id = parts[0];
+        Approvals.Answer answer = parts[1].equals("approve") ? approvals.approve(id, approver, reason) : approvals.deny(id, approver, reason);
+        switch (answer) {
+            case DECIDED -> {
+                java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+                out.put("id", id);
+                out.put("outcome", parts[1].equals("approve") ? "approved" : "denied");
+                out.put("approver", approver);
+                json(exchange, 200, dev.mcppolicy.json.CanonicalJson.write(out));
+            }
+            case ALREADY_DECIDED -> error(exchange, 409, "approval " + id + " was already decided, timed out or cancelled");
+            default -> error(exchange, 404, "no call is held under approval id " + id);
         }
     }
 

@@ -39,10 +39,21 @@ public final class Approvals {
         }
     };
     private volatile ScheduledExecutorService timer;
+    private volatile boolean channel;
 
     public Approvals(int maxPending, Clock clock) {
         this.maxPending = maxPending;
         this.clock = clock;
+    }
+
+    /** The admin endpoint is up: calls that need approval are held from now on (before, they are denied). */
+    public void openChannel() {
+        channel = true;
+    }
+
+    /** Whether a person can be asked: the admin endpoint (the approval channel) is up. */
+    public boolean hasChannel() {
+        return channel;
     }
 
     /** What an approve or deny did. */

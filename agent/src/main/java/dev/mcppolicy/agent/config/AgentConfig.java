@@ -132,6 +132,14 @@ public final class AgentConfig {
                     + key.key() + " stays off");
             return new Setting(key, null, source, given);
         }
+        if (key.type() == ConfigKey.Type.COUNT) {
+            if (count(lower) > 0) {
+                return new Setting(key, lower, source, null);
+            }
+            problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not a whole number from 1 to 10000"
+                    + "; using the default, " + key.key() + "=" + key.defaultValue());
+            return new Setting(key, key.defaultValue(), source, given);
+        }
         if (key.type() == ConfigKey.Type.DURATION) {
             if (duration(lower) != null) {
                 return new Setting(key, lower, source, null);
@@ -343,6 +351,25 @@ public final class AgentConfig {
         long amount = Long.parseLong(digits);
         Duration d = unit.equals("ms") ? Duration.ofMillis(amount) : unit.equals("s") ? Duration.ofSeconds(amount) : Duration.ofMinutes(amount);
         return d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofHours(1)) > 0 ? null : d;
+    }
+
+    /** How many calls may be held for approval at once ({@code approval.max_pending}). */
+    public int approvalMaxPending() {
+        return count(settings.get(ConfigKey.APPROVAL_MAX_PENDING).value());
+    }
+
+    /** A whole number from 1 to 10,000, or -1. */
+    static int count(String text) {
+        if (text == null || text.isEmpty() || text.length() > 5) {
+            return -1;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        int value = Integer.parseInt(text);
+        return value >= 1 && value <= 10_000 ? value : -1;
     }
 
     /** Every key's setting, in {@link ConfigKey} order. */

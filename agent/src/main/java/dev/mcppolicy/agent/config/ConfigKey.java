@@ -28,7 +28,9 @@ public enum ConfigKey {
     ADMIN("admin", Type.ADDRESS, null, "unset (off)",
             "the local admin endpoint and page: a loopback host:port (port 0 picks a free one)"),
     ADMIN_TOKEN("admin_token", Type.SECRET, null, "unset: a random token, in a file only the user can read",
-            "the admin endpoint's bearer token");
+            "the admin endpoint's bearer token"),
+    APPROVAL_MAX_PENDING("approval.max_pending", Type.COUNT, "100", "100",
+            "how many calls may wait for approval at once; one more is denied (too many calls awaiting approval)");
 
     /** What a key's value is. */
     public enum Type {
@@ -36,7 +38,9 @@ public enum ConfigKey {
         /** {@code host:port}, {@code [::1]:port}; whether the host is loopback is checked when the endpoint starts. */
         ADDRESS,
         /** A credential: never shown, in the startup summary or anywhere else. */
-        SECRET
+        SECRET,
+        /** A whole number from 1 to 10,000. */
+        COUNT
     }
 
     private final String key;

@@ -21,6 +21,7 @@ public final class DecisionCounters {
     private final LongAdder allowed = new LongAdder();
     private final LongAdder denied = new LongAdder();
     private final LongAdder wouldDeny = new LongAdder();
+    private final LongAdder held = new LongAdder();
     private final ConcurrentHashMap<String, LongAdder> byTool = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, LongAdder> byRule = new ConcurrentHashMap<>();
 
@@ -31,6 +32,8 @@ public final class DecisionCounters {
             if (decision.wouldBe() != null && decision.wouldBe() != Effect.ALLOW) {
                 wouldDeny.increment();
             }
+        } else if (decision.effect() == Effect.REQUIRE_APPROVAL) {
+            held.increment(); // its outcome (allowed or denied) is counted when it comes
         } else {
             denied.increment();
         }
@@ -58,6 +61,11 @@ public final class DecisionCounters {
 
     public long wouldDeny() {
         return wouldDeny.sum();
+    }
+
+    /** Calls held for approval (each is counted again, allowed or denied, when it is decided). */
+    public long held() {
+        return held.sum();
     }
 
     /** Calls by side and tool ({@code "server echo"}), sorted. */

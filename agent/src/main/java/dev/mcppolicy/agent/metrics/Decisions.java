@@ -50,6 +50,11 @@ public final class Decisions implements DecisionsMXBean {
     }
 
     @Override
+    public long getHeld() {
+        return counters.held();
+    }
+
+    @Override
     public Map<String, Long> getByTool() {
         return counters.byTool();
     }

@@ -15,6 +15,9 @@ public interface DecisionsMXBean {
     /** Calls let through in monitor mode that the policy would have denied (or held for approval). */
     long getWouldDeny();
 
+    /** Calls held for approval; each is counted again, as allowed or denied, when a person (or the timeout) decides. */
+    long getHeld();
+
     /** Calls by side and tool, e.g. {@code "server run_command"}; at most 500 names, the rest as {@code (other)}. */
     Map<String, Long> getByTool();
 

@@ -2,6 +2,7 @@ package dev.mcppolicy.agent.metrics;
 
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.reflect.Method;
 import java.util.Collections;
@@ -44,7 +45,8 @@ public final class MicrometerMeters {
             return;
         }
         String rule = decision.rule() == null ? "" : decision.rule();
-        binding.record(new Tags(tool(call.tool(), rule), decision.effect().name(), rule, call.side().word()), tookMicros);
+        String word = decision.effect() == Effect.REQUIRE_APPROVAL ? "HOLD" : decision.effect().name();
+        binding.record(new Tags(tool(call.tool(), rule), word, rule, call.side().word()), tookMicros);
     }
 
     /** The tool tag: bounded (see the class comment). */

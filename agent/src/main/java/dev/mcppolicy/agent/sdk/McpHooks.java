@@ -326,7 +326,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
      */
     private Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk) {
         long start = System.nanoTime();
-        Decision decision = policy.decide(call, approvals != null);
+        Decision decision = policy.decide(call, approvals != null && approvals.hasChannel());
         long took = (System.nanoTime() - start) / 1_000;
         if (decision.effect() != Effect.REQUIRE_APPROVAL) {
             log.record(call, decision, took, sdk);

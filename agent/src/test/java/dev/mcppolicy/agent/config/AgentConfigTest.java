@@ -59,7 +59,7 @@ class AgentConfigTest {
             if (key.type() == ConfigKey.Type.PATH || key.type() == ConfigKey.Type.ADDRESS || key.type() == ConfigKey.Type.SECRET) {
                 continue;
             }
-            for (String bad : List.of("yes", "maybe", "", "1", "deny allow")) {
+            for (String bad : List.of("yes", "maybe", "", key.type() == ConfigKey.Type.COUNT ? "0" : "1", "deny allow")) {
                 all.add(Arguments.of(key, bad, "args"));
             }
             all.add(Arguments.of(key, "yes", "property"));
@@ -86,7 +86,8 @@ class AgentConfigTest {
                 config = AgentConfig.resolve(null, NONE, Map.of(key.environmentVariable(), bad));
                 source = key.environmentVariable();
         }
-        String not = key.type() == ConfigKey.Type.DURATION ? "is not a duration from 100ms to 1h (500ms, 2s, 1m)"
+        String not = key.type() == ConfigKey.Type.COUNT ? "is not a whole number from 1 to 10000"
+                : key.type() == ConfigKey.Type.DURATION ? "is not a duration from 100ms to 1h (500ms, 2s, 1m)"
                 : "is not one of " + String.join("|", key.allowed());
         assertThat(config.problems()).singleElement().asString()
                 .startsWith(key.key() + "='" + bad + "' (from " + source + ") " + not)
@@ -171,7 +172,8 @@ class AgentConfigTest {
     }
 
     private static String known() {
-        return "policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio, admin, admin_token";
+        return "policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio, admin, admin_token,"
+                + " approval.max_pending";
     }
 
     @ParameterizedTest
@@ -179,6 +181,7 @@ class AgentConfigTest {
     void everyKeyIsReadFromItsPropertyAndItsEnvironmentVariable(ConfigKey key) {
         String value = key.type() == ConfigKey.Type.PATH ? "some/file" : key.type() == ConfigKey.Type.DURATION ? "500ms"
                 : key.type() == ConfigKey.Type.ADDRESS ? "127.0.0.1:9464" : key.type() == ConfigKey.Type.SECRET ? "0123456789abcdefXYZ"
+                : key.type() == ConfigKey.Type.COUNT ? "250"
                 : key.allowed().get(key.allowed().size() - 1);
         assertThat(AgentConfig.resolve(null, Map.of("mcppolicy." + key.key(), value), NONE).setting(key))
                 .isEqualTo(new Setting(key, value, "-Dmcppolicy." + key.key(), null));

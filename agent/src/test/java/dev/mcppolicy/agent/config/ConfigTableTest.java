@@ -40,6 +40,9 @@ class ConfigTableTest {
         if (key.type() == ConfigKey.Type.SECRET) {
             return "a string of 16 characters or more";
         }
+        if (key.type() == ConfigKey.Type.COUNT) {
+            return "a whole number from 1 to 10000";
+        }
         if (key.allowed().isEmpty()) {
             return "a path";
         }

@@ -175,6 +175,7 @@ class McpHooksTest {
         PolicyHolder holder = PolicyHolder.of(PolicySnapshots.of(NEEDS_APPROVAL, false));
         dev.mcppolicy.agent.approval.Approvals approvals = new dev.mcppolicy.agent.approval.Approvals(10, java.time.Clock.systemUTC());
         McpHooks hooks = new McpHooks(holder, new DecisionLog(List.of(), false), approvals, false);
+        approvals.openChannel(); // the admin endpoint is up
         java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
         Mono<String> request = Mono.fromCallable(() -> "sent " + sent.incrementAndGet());
 

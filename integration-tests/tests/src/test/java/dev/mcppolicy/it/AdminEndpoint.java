@@ -58,6 +58,17 @@ final class AdminEndpoint {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** {@code POST path} with the token and a JSON body (or none). */
+    HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(url.resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .POST(body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** {@code GET path} with the token; fails unless the answer is 200 JSON. */
     JsonNode json(String path) throws IOException, InterruptedException {
         HttpResponse<String> response = get(path, "Bearer " + token, null);
