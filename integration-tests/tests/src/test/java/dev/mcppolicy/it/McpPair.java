@@ -110,6 +110,16 @@ final class McpPair implements AutoCloseable {
     }
 
     /** The HTTP server's base URL ({@code http://localhost:<port>}); {@code null} over stdio. */
+    /** The fixture client's JVM (its agent's startup summary, admin endpoint, ...). */
+    ForkedJvm clientJvm() {
+        return client;
+    }
+
+    /** The fixture server's JVM, or {@code null} over stdio (the client starts the server). */
+    ForkedJvm serverJvm() {
+        return server;
+    }
+
     String serverUrl() {
         return url;
     }
