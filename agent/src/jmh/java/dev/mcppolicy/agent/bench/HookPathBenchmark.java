@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -45,12 +46,20 @@ public class HookPathBenchmark {
     private ToolCall call;
     private Decision allowed;
 
+    /** With {@code on}, a {@code PolicyWatcher} watches the policy file meanwhile (issue 12: reload must cost the path nothing). */
+    @Param({"off", "on"})
+    public String reload;
+
     @Setup
     public void setUp() throws Exception {
         Path policy = Files.createTempFile("bench-policy", ".json");
         Files.writeString(policy, "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}");
         PolicyHolder holder = PolicyHolder.of(PolicyReader.read(policy, policy.toString(), false, Clock.systemUTC()));
         hooks = new McpHooks(holder, new DecisionLog(List.of(), false));
+        if (reload.equals("on")) {
+            new dev.mcppolicy.agent.reload.PolicyWatcher(holder, policy, java.time.Duration.ofSeconds(2),
+                    new dev.mcppolicy.agent.status.StartupSummary(), Clock.systemUTC()).start();
+        }
         exchange = new FakeMcpAsyncServerExchange();
         params = Map.of("name", "echo", "arguments", Map.of("text", "hello"));
         call = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hello"), "c8a5093e-1a97-4464-808e-9a0d280f6666",

@@ -1,5 +1,7 @@
 package dev.mcppolicy.agent.langchain4j;
 
+import static dev.mcppolicy.agent.sdk.Reflection.field;
+
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -177,22 +179,6 @@ final class LangChain4jObjects {
         Method method = target.getClass().getMethod(name);
         method.trySetAccessible();
         return method.invoke(target);
-    }
-
-    /** A field of {@code target} or its superclasses, or {@code null} when there is none or it cannot be read. */
-    private static Object field(Object target, String name) {
-        for (Class<?> type = target.getClass(); type != null; type = type.getSuperclass()) {
-            try {
-                Field field = type.getDeclaredField(name);
-                field.setAccessible(true);
-                return field.get(target);
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return null;
-            }
-        }
-        return null;
     }
 
     private static Object staticField(Class<?> start, String name) {

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Reflection on SDK objects by member name, each method looked up once per class and signature. */
-final class Reflection {
+public final class Reflection {
     /** Per class: a method by its name and parameter types ({@code get(java.lang.String)}), or none. */
     private static final ClassValue<Map<String, Optional<Method>>> METHODS = new ClassValue<>() {
         @Override
@@ -66,7 +66,8 @@ final class Reflection {
         }
     }
 
-    static Object field(Object target, String name) {
+    /** A field of {@code target} or its superclasses, or {@code null} when there is none or it cannot be read. */
+    public static Object field(Object target, String name) {
         for (Class<?> type = target.getClass(); type != null; type = type.getSuperclass()) {
             try {
                 Field field = type.getDeclaredField(name);
