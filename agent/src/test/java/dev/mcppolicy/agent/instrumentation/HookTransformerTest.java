@@ -1,5 +1,8 @@
 package dev.mcppolicy.agent.instrumentation;
 
+import static dev.mcppolicy.agent.instrumentation.WovenClasses.bytes;
+import static dev.mcppolicy.agent.instrumentation.WovenClasses.internalName;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcppolicy.agent.Stderr;
@@ -119,7 +122,7 @@ class HookTransformerTest {
             @Override
             public List<Hook> hooks() {
                 return List.of(new Hook("transport context", MethodShape.anyMethod(),
-                        Weave.afterCall(HookTransformerTest.internalName(Extractor.class), "extract", "transportContext"), 0));
+                        Weave.afterCall(WovenClasses.internalName(Extractor.class), "extract", "transportContext"), 0));
             }
         };
         Class<?> type = wovenAs(Transport.class, extractorCalls);
@@ -362,7 +365,7 @@ class HookTransformerTest {
         HookTransformer transformer = new HookTransformer(List.of(renamed(instrumentation, internalName(sample))), new StartupSummary());
         byte[] woven = transformer.transform(null, null, internalName(sample), null, null, bytes(sample));
         assertThat(woven).as("woven bytes").isNotNull();
-        return new WovenLoader(sample.getName(), woven).loadClass(sample.getName());
+        return new WovenClasses.WovenLoader(sample.getName(), woven).loadClass(sample.getName());
     }
 
     private static TypeInstrumentation renamed(TypeInstrumentation instrumentation, String internalName) {
@@ -379,40 +382,6 @@ class HookTransformerTest {
         };
     }
 
-    private static String internalName(Class<?> type) {
-        return type.getName().replace('.', '/');
-    }
-
-    private static byte[] bytes(Class<?> type) {
-        try {
-            return McpSdkModuleTest.bytesOf(type);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    /** Defines one class from given bytes, everything else from the test class path. */
-    private static final class WovenLoader extends ClassLoader {
-        private final String name;
-        private final byte[] bytes;
-
-        WovenLoader(String name, byte[] bytes) {
-            super(HookTransformerTest.class.getClassLoader());
-            this.name = name;
-            this.bytes = bytes;
-        }
-
-        @Override
-        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-            if (!className.equals(name)) {
-                return super.loadClass(className, resolve);
-            }
-            synchronized (getClassLoadingLock(className)) {
-                Class<?> loaded = findLoadedClass(className);
-                return loaded != null ? loaded : defineClass(className, bytes, 0, bytes.length);
-            }
-        }
-    }
 
     /** Records every bridge call; answers null / wraps results so a test sees the bridge was on the path. */
     @SuppressWarnings("unchecked")

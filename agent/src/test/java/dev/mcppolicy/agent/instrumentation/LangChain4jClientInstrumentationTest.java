@@ -1,5 +1,8 @@
 package dev.mcppolicy.agent.instrumentation;
 
+import static dev.mcppolicy.agent.instrumentation.WovenClasses.bytes;
+import static dev.mcppolicy.agent.instrumentation.WovenClasses.internalName;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -117,7 +120,7 @@ class LangChain4jClientInstrumentationTest {
         HookTransformer transformer = new HookTransformer(List.of(renamed(internalName(sample))), new StartupSummary());
         byte[] woven = transformer.transform(null, null, internalName(sample), null, null, bytes(sample));
         assertThat(woven).as("woven bytes").isNotNull();
-        return new WovenLoader(sample.getName(), woven).loadClass(sample.getName());
+        return new WovenClasses.WovenLoader(sample.getName(), woven).loadClass(sample.getName());
     }
 
     /** The LangChain4j instrumentation on another class name, its shape text kept. */
@@ -141,40 +144,6 @@ class LangChain4jClientInstrumentationTest {
         };
     }
 
-    private static String internalName(Class<?> type) {
-        return type.getName().replace('.', '/');
-    }
-
-    private static byte[] bytes(Class<?> type) {
-        try {
-            return McpSdkModuleTest.bytesOf(type);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    /** Defines one class from given bytes, everything else from the test class path. */
-    private static final class WovenLoader extends ClassLoader {
-        private final String name;
-        private final byte[] bytes;
-
-        WovenLoader(String name, byte[] bytes) {
-            super(LangChain4jClientInstrumentationTest.class.getClassLoader());
-            this.name = name;
-            this.bytes = bytes;
-        }
-
-        @Override
-        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-            if (!className.equals(name)) {
-                return super.loadClass(className, resolve);
-            }
-            synchronized (getClassLoadingLock(className)) {
-                Class<?> loaded = findLoadedClass(className);
-                return loaded != null ? loaded : defineClass(className, bytes, 0, bytes.length);
-            }
-        }
-    }
 
     /** Records each bridge call; denies a request named {@code deny} and marks each list it filters. */
     private static final class RecordingHooks implements PolicyBridge.LangChain4jHooks {
