@@ -1,7 +1,10 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.EngineOptions;
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.log.DecisionRecord;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyParser;
@@ -11,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 
 /** Reads a policy file into a {@link PolicySnapshot}; never throws: a missing or invalid file gives an unavailable one. */
 public final class PolicyReader {
@@ -67,8 +71,19 @@ public final class PolicyReader {
 
     private static PolicySnapshot built(Policy policy, Path path, boolean failOpen, Clock clock, RateLimitStore store, byte[] source) {
         PolicyEngine engine = store == null ? PolicyEngine.of(policy, clock) : PolicyEngine.of(policy, clock, EngineOptions.withStore(store));
-        engine.warmUp(); // off the call path: the loader (or reload) thread sets up the counters
+        // off the call path: the loader (or reload) thread sets up the counters and rehearses every rule,
+        // building (never emitting) the decision line, audit record and admin entry of each rehearsed call
+        engine.warmUp(PolicyReader::rehearseLines);
         return PolicySnapshot.of(engine, path, failOpen, source == null ? null : new String(source, StandardCharsets.UTF_8));
+    }
+
+    private static void rehearseLines(ToolCall call, Decision decision) {
+        for (boolean logArguments : new boolean[] {false, true}) {
+            DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, 1, logArguments);
+            record.toLine();
+            record.toJson();
+            record.toBoundedJson();
+        }
     }
 
     private static PolicySnapshot invalid(Path path, PolicyException e, boolean failOpen) {

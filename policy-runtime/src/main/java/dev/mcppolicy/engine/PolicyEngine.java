@@ -4,6 +4,7 @@ import dev.mcppolicy.engine.internal.CompiledPolicy;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.ratelimit.RateLimitStore;
 import java.time.Clock;
+import java.util.function.BiConsumer;
 
 /**
  * Decides tool calls against one policy (SPEC §4). Thread-safe; does no I/O of its own. Build a new
@@ -50,7 +51,20 @@ public interface PolicyEngine {
      * it. Never throws: a store that fails to prepare is left to set itself up on first use, and if it
      * still cannot answer then, the calls are decided by {@link EngineOptions#storeFail()}.
      */
-    void warmUp();
+    default void warmUp() {
+        warmUp((call, decision) -> {
+        });
+    }
+
+    /**
+     * {@link #warmUp()}, and then a rehearsal: made-up calls to every rule are decided on a scratch
+     * engine with its own in-memory store (nothing is counted against this engine's limits), so that the
+     * first real call of each tool does not pay for loading and linking the code its rule runs (RE2/J for
+     * a {@code regex}, the schema checker, the key cache, the building of reasons): milliseconds per tool
+     * on a cold JVM. Each rehearsed call and its decision are handed to {@code rehearsed}, which may warm its own path
+     * with it (build a decision line, say) but must not act on it. Never throws.
+     */
+    void warmUp(BiConsumer<? super ToolCall, ? super Decision> rehearsed);
 
     /**
      * Whether a tool appears in {@code tools/list} (SPEC §5): not hidden and not denied outright by

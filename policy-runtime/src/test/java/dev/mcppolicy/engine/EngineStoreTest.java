@@ -117,6 +117,36 @@ class EngineStoreTest {
     }
 
     @Test
+    void warmingUpRehearsesEveryRuleOnAScratchStoreAndCountsNothingForReal() {
+        PolicyEngine engine = engine("""
+                version: "1"
+                tools:
+                  run: {require: [{path: cmd.name, op: regex, value: "^ls$"}], deny_if: [{path: n, op: gt, value: 5}],
+                        limits: [{window: minute, max: 1}]}
+                  "delete_*": {action: deny, reason: destructive}
+                servers:
+                  github: {tools: {get_issue: {limits: [{window: minute, max: 1, scope: client}]}}}
+                """);
+        List<String> rehearsed = new ArrayList<>();
+
+        engine.warmUp((call, decision) -> rehearsed.add(call.side() + " " + call.server() + " " + call.tool() + " "
+                + call.arguments() + " " + decision.effect()));
+
+        assertThat(rehearsed).as("each rule: its own values, strings, no arguments; each decided twice").contains(
+                "SERVER null run {cmd={name=^ls$}, n=5} DENY",
+                "SERVER null run {cmd={name=x}, n=x} DENY",
+                "SERVER null delete_x {} DENY",
+                "CLIENT github get_issue {} ALLOW",
+                "CLIENT github get_issue {} DENY",
+                "SERVER null mcp-policy-rehearsal-unknown-tool {} DENY");
+        assertThat(store.calls).as("the real store is only prepared").containsExactly("prepare servers/github/tools/get_issue:1/1m/client/sliding");
+        Map<String, Object> ls = Map.of("cmd", Map.of("name", "ls"), "n", 1);
+        assertThat(engine.decide(new ToolCall(Side.SERVER, null, "run", ls, "s1", "alice", null)).effect())
+                .as("the rehearsal took nothing from the real limit of one").isEqualTo(Effect.ALLOW);
+        assertThat(engine.decide(new ToolCall(Side.SERVER, null, "run", ls, "s1", "alice", null)).effect()).isEqualTo(Effect.DENY);
+    }
+
+    @Test
     void warmingUpOnAFailingStoreThrowsNothingAndChangesNoDecision() {
         RateLimitStore failing = new RateLimitStore() {
             @Override

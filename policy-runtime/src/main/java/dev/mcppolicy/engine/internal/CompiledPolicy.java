@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * A policy compiled for deciding: rule lookup tables, conditions, schemas and every fixed decision
@@ -32,12 +33,14 @@ public final class CompiledPolicy implements PolicyEngine {
     private final CompiledRule unlisted;
     private final Decision hidden;
     private final Decision defaultDenied;
+    private final EngineOptions options;
     /** One limit per counter counted under many keys, for {@link #warmUp}. */
     private final List<Limit> keyedCounters;
 
     /** Compiles {@code policy}; calls no store method. */
     public CompiledPolicy(Policy policy, Clock clock, EngineOptions options) {
         this.policy = policy;
+        this.options = options;
         this.store = options.store();
         Limits allTools = Limits.of(policy.allToolsLimits(), "/all_tools/limits");
         RuleContext context = new RuleContext(clock, store, options.storeFail(), options.maxValueLength(), policy.mode(), allTools);
@@ -73,7 +76,17 @@ public final class CompiledPolicy implements PolicyEngine {
     }
 
     @Override
-    public void warmUp() {
+    public void warmUp(BiConsumer<? super ToolCall, ? super Decision> rehearsed) {
+        prepareStore();
+        try {
+            Rehearsal.run(policy, options, rehearsed);
+        } catch (Exception | LinkageError e) {
+            // A rehearsal is only a head start: a rule it could not run pays for its first use on its first call.
+        }
+    }
+
+    /** {@link RateLimitStore#prepare} for each keyed counter. */
+    void prepareStore() {
         try {
             for (Limit limit : keyedCounters) {
                 store.prepare(limit);
