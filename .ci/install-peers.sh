@@ -9,6 +9,8 @@
 #   node_modules/@modelcontextprotocol/inspector-cli/build/index.js
 #                                                        @modelcontextprotocol/inspector-cli
 #   node_modules/.bin/conformance                        @modelcontextprotocol/conformance
+#   node_modules/supergateway/dist/index.js              supergateway (a stdio server over HTTP: the
+#                                                        gateway row of integration-tests/perf/measure.py)
 #   peers.env                                            shell variables naming each of them
 #
 # inspector-cli 1.0.3 must run from a directory whose parent holds a package.json (a bug in its
@@ -21,6 +23,7 @@ PINS=(
   "@modelcontextprotocol/inspector-cli@1.0.3"
   "@modelcontextprotocol/server-everything@2026.8.31"
   "@modelcontextprotocol/conformance@0.1.13"
+  "supergateway@4.0.0"
 )
 
 log() { echo "[peers] $*" >&2; }
@@ -77,12 +80,14 @@ MCP_INSPECTOR_CLI=$PEERS_DIR/node_modules/@modelcontextprotocol/inspector-cli/bu
 MCP_INSPECTOR_CWD=$PEERS_DIR/node_modules
 MCP_SERVER_EVERYTHING=$PEERS_DIR/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 MCP_CONFORMANCE=$PEERS_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js
+MCP_SUPERGATEWAY=$PEERS_DIR/node_modules/supergateway/dist/index.js
 ENV
 
 for file in \
   "$PEERS_DIR/node_modules/@modelcontextprotocol/inspector-cli/build/index.js" \
   "$PEERS_DIR/node_modules/@modelcontextprotocol/server-everything/dist/index.js" \
-  "$PEERS_DIR/node_modules/.bin/conformance"; do
+  "$PEERS_DIR/node_modules/.bin/conformance" \
+  "$PEERS_DIR/node_modules/supergateway/dist/index.js"; do
   if [[ ! -e $file ]]; then
     log "missing after install: $file"
     exit 1
