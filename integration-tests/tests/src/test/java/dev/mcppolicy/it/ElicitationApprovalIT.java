@@ -163,6 +163,64 @@ class ElicitationApprovalIT {
         }
     }
 
+    /**
+     * Streamable HTTP (SDK 2.1.0): the question goes out on the held {@code tools/call}'s own SSE response stream,
+     * the client POSTs its answer, and the tool's result then comes on that same stream.
+     */
+    @org.junit.jupiter.api.Test
+    void overStreamableHttpTheQuestionComesOnTheHeldRequestsStream() throws Exception {
+        String name = "ElicitationStreamableIT";
+        Path dir = Fixtures.workDir(name);
+        Files.writeString(dir.resolve("mcp-policy.json"), POLICY);
+        try (ForkedJvm server = ForkedJvm.start(name, dir, List.of(Fixtures.javaagent("admin=127.0.0.1:0")), Fixtures.classPath("2.1.0"),
+                "fixture.FixtureServer", List.of("streamable"))) {
+            String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
+            java.net.URI mcp = java.net.URI.create("http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim() + "/mcp");
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            HttpResponse<String> init = http.send(post(mcp, null, ELICITING_CLIENT), HttpResponse.BodyHandlers.ofString());
+            assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+            String session = init.headers().firstValue("mcp-session-id").orElseThrow();
+            assertThat(http.send(post(mcp, session, INITIALIZED), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(202);
+
+            java.util.concurrent.BlockingQueue<String> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            HttpResponse<java.util.stream.Stream<String>> held = http.send(post(mcp, session,
+                    call("h1", "run_command", "{\"command\":\"ls http\"}")), HttpResponse.BodyHandlers.ofLines());
+            assertThat(held.statusCode()).isEqualTo(200);
+            Thread reader = new Thread(() -> held.body().filter(line -> line.startsWith("data:"))
+                    .forEach(line -> events.add(line.substring("data:".length()).trim())), name + "-sse");
+            reader.setDaemon(true);
+            reader.start();
+            JsonNode request = CallMix.JSON.readTree(nextEvent(events, server));
+            assertThat(request.path("method").asText()).isEqualTo("elicitation/create");
+            assertThat(request.path("params").path("message").asText()).startsWith("Approve the tool call 'run_command'?");
+            HttpResponse<String> answered = http.send(post(mcp, session, reply(request, "accept", "{\"approve\":true}")),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answered.statusCode()).as(answered.body()).isEqualTo(202);
+            JsonNode result = CallMix.JSON.readTree(nextEvent(events, server));
+            assertThat(result.path("id").asText()).isEqualTo("h1");
+            assertThat(text(result)).isEqualTo("run_command done");
+            assertThat(server.stderr()).as(server.dump()).noneMatch(line -> line.contains("advice error"))
+                    .anyMatch(line -> line.contains("approval=approved approver=elicit-client") && line.contains(" approval_via=elicitation "))
+                    .containsOnlyOnce("HANDLER RAN run_command {command=ls http}");
+        }
+    }
+
+    private static java.net.http.HttpRequest post(java.net.URI mcp, String session, String body) {
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(mcp).timeout(ForkedJvm.TIMEOUT)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            request.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18");
+        }
+        return request.build();
+    }
+
+    private static String nextEvent(java.util.concurrent.BlockingQueue<String> events, ForkedJvm server) throws InterruptedException {
+        String event = events.poll(ForkedJvm.TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(event).as("an event on the held request's stream\n" + server.dump()).isNotNull();
+        return event;
+    }
+
     private static void initialize(ForkedJvm server, String initialize) throws Exception {
         server.send(initialize);
         server.awaitStdout(0, line -> line.contains("\"id\":\"init\""));
