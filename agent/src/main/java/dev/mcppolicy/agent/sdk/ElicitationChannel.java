@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 
 /**
  * The {@code approval.via: elicitation} channel: asks a held server call's own MCP client, through the call's
- * {@code McpAsyncServerExchange.createElicitation} (SDK 0.14+), whether it may run. The call is held on the
+ * {@code McpAsyncServerExchange.createElicitation} (proven on SDK 0.14.0 and 2.1.0; 0.10 has none), whether it may run. The call is held on the
  * admin channel as well, so whichever answers first decides it; the rule's timeout still ends the wait.
  *
  * <p>A client that did not declare the {@code elicitation} capability at initialize, a stateless server (no
@@ -71,7 +71,7 @@ public final class ElicitationChannel {
             return "a stateless server has no session to ask through";
         }
         if (createElicitation(exchangeOrContext) == null) {
-            return "this MCP SDK has no elicitation (0.14+ has)";
+            return "this MCP SDK has no elicitation (no McpAsyncServerExchange.createElicitation)";
         }
         Object capabilities = call(exchangeOrContext, "getClientCapabilities");
         if (capabilities == null) {

@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * a raw JSON-RPC client that declared the {@code elicitation} capability is asked ({@code elicitation/create}) and
  * answers itself. Accept approves (the handler runs once), decline with a reason denies with it, two held calls
  * answered in the other order get each their own answer, and an operator on the admin channel can decide first
- * (the request is then given up, and the client's late answer changes nothing). A client without the capability is not asked: its held call is
- * decided on the admin channel alone, and that is said once for the session. SDK 0.14.0 is the oldest fixture
- * with elicitation; 2.1.0 the newest (its request is an interface with a form builder).
+ * (the request is then given up, and the client's late answer changes nothing). A client without the capability
+ * (or on SDK 0.10, which has no elicitation) is not asked: its held call is decided on the admin channel alone,
+ * and that is said once for the session. SDK 0.14.0 is the oldest fixture with elicitation; 2.1.0 the newest (its
+ * request is an interface with a form builder), also over streamable HTTP.
  */
 class ElicitationApprovalIT {
     private static final String POLICY = """
@@ -128,14 +129,18 @@ class ElicitationApprovalIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0.14.0", "2.1.0"})
-    void aClientWithoutElicitationLeavesTheCallToTheAdminChannel(String sdkVersion) throws Exception {
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "0.14.0 | false | the client 'plain-client' did not declare the elicitation capability",
+        "2.1.0  | false | the client 'plain-client' did not declare the elicitation capability",
+        "0.10.0 | true  | this MCP SDK has no elicitation (no McpAsyncServerExchange.createElicitation)",
+    })
+    void aClientThatCannotBeAskedLeavesTheCallToTheAdminChannel(String sdkVersion, boolean declares, String why) throws Exception {
         String name = "ElicitationFallbackIT-" + sdkVersion;
         Path dir = Fixtures.workDir(name);
         Files.writeString(dir.resolve("mcp-policy.json"), POLICY);
         Path home = Files.createDirectories(dir.resolve("home"));
         try (ForkedJvm server = StdioRpc.start(name, sdkVersion, dir, List.of("-Duser.home=" + home), "admin=127.0.0.1:0")) {
-            initialize(server, PLAIN_CLIENT);
+            initialize(server, declares ? ELICITING_CLIENT : PLAIN_CLIENT);
             AdminEndpoint admin = AdminEndpoint.of(server, null);
             int held = 0;
             for (String id : List.of("p1", "p2")) {
@@ -156,8 +161,7 @@ class ElicitationApprovalIT {
                     .anyMatch(line -> line.contains("approval=approved approver=alice waited_ms=") && line.contains(" approval_via=admin "));
             List<String> told = lines.stream().filter(line -> line.contains("approval via elicitation: session ")).toList();
             assertThat(told).as("said once for the session").hasSize(1);
-            assertThat(told.get(0)).contains("the client 'plain-client' did not declare the elicitation capability;"
-                    + " its held calls are asked on the admin channel alone");
+            assertThat(told.get(0)).contains(why + "; its held calls are asked on the admin channel alone");
             assertThat(server.stdout()).as("the client was never asked").noneMatch(line -> line.contains("elicitation/create"));
             assertThat(lines.stream().filter(line -> line.contains("HANDLER RAN run_command")).toList()).hasSize(2);
         }
