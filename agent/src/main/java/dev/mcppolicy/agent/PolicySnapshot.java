@@ -5,14 +5,10 @@ import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
-import dev.mcppolicy.json.JsonPointers;
 import dev.mcppolicy.policy.Approval;
-import dev.mcppolicy.policy.Policy;
-import dev.mcppolicy.policy.ServerPolicy;
 import dev.mcppolicy.policy.ToolRule;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -135,27 +131,22 @@ public final class PolicySnapshot {
      * {@code approval.timeout}, or the default 5 minutes.
      */
     public Duration approvalTimeout(String pointer) {
-        if (engine != null && pointer != null) {
-            Policy policy = engine.policy();
-            for (Map.Entry<String, ToolRule> tool : policy.tools().entrySet()) {
-                if (pointer.equals("/tools/" + JsonPointers.escape(tool.getKey()))) {
-                    return timeoutOf(tool.getValue());
-                }
-            }
-            for (Map.Entry<String, ServerPolicy> server : policy.servers().entrySet()) {
-                String prefix = "/servers/" + JsonPointers.escape(server.getKey()) + "/tools/";
-                for (Map.Entry<String, ToolRule> tool : server.getValue().tools().entrySet()) {
-                    if (pointer.equals(prefix + JsonPointers.escape(tool.getKey()))) {
-                        return timeoutOf(tool.getValue());
-                    }
-                }
-            }
-        }
-        return Approval.DEFAULT_TIMEOUT;
+        Approval approval = approvalAt(pointer);
+        return approval == null ? Approval.DEFAULT_TIMEOUT : approval.timeout();
     }
 
-    private static Duration timeoutOf(ToolRule rule) {
-        return rule.approval() == null ? Approval.DEFAULT_TIMEOUT : rule.approval().timeout();
+    /**
+     * Through which channel a call held by the rule at {@code pointer} is asked: the rule's {@code approval.via},
+     * or the admin channel.
+     */
+    public Approval.Via approvalVia(String pointer) {
+        Approval approval = approvalAt(pointer);
+        return approval == null ? Approval.Via.ADMIN : approval.via();
+    }
+
+    private Approval approvalAt(String pointer) {
+        ToolRule rule = engine == null ? null : engine.policy().ruleAt(pointer);
+        return rule == null ? null : rule.approval();
     }
 
     /** The SHA-256 of the policy in force, or {@code null}. */

@@ -5,11 +5,15 @@ import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.policy.Approval;
+import dev.mcppolicy.policy.Durations;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyError;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyLint;
 import dev.mcppolicy.policy.PolicyParser;
+import dev.mcppolicy.policy.ToolRule;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -88,6 +92,11 @@ public final class PolicyCli {
                     + ", default " + policy.defaultAction().word() + ", mode " + policy.mode().word()
                     + ", sha256 " + policy.sha256() + ")");
             PolicyLint.warnings(policy).forEach(warning -> out.println("WARN " + warning));
+            policy.tools().forEach((key, rule) -> {
+                if (rule.approval() != null && rule.approval().via() == Approval.Via.ELICITATION) {
+                    out.println("APPROVAL /tools/" + JsonPointers.escape(key) + ": " + approvalWords(rule.approval(), Side.SERVER));
+                }
+            });
             return 0;
         } catch (PolicyException e) {
             printErrors(e, out);
@@ -124,7 +133,24 @@ public final class PolicyCli {
         if (decision.wouldBe() == Effect.DENY) {
             out.println("caller:   " + decision.callerMessage(tool));
         }
+        ToolRule rule = policy.ruleAt(decision.rule());
+        if (decision.wouldBe() == Effect.REQUIRE_APPROVAL && rule != null && rule.approval() != null) {
+            out.println("approval: " + approvalWords(rule.approval(), call.side()));
+        }
         return 0;
+    }
+
+    /** How a held call is asked, for {@code check} and {@code explain}. */
+    static String approvalWords(Approval approval, Side side) {
+        String timeout = "timeout " + Durations.format(approval.timeout());
+        if (approval.via() == Approval.Via.ADMIN) {
+            return "via admin (the admin endpoint, page and approvals command), " + timeout;
+        }
+        if (side == Side.CLIENT) {
+            return "via admin (elicitation asks the client of a server-side call; on the client side it is ignored), " + timeout;
+        }
+        return "via elicitation (the calling MCP client's user, when the client declared elicitation; listed on the admin"
+                + " channel too, and asked there alone otherwise), " + timeout;
     }
 
     /** The parsed policy, or {@code null} after printing why it cannot be used. */

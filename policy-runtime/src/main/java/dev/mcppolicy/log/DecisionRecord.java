@@ -121,6 +121,9 @@ public final class DecisionRecord {
                 }
                 line.append(" waited_ms=").append(approval.waitedMillis());
             }
+            if (approval.via() != null) {
+                field(line, "approval_via", approval.via());
+            }
         }
         field(line, "session", orDash(call.sessionId()));
         field(line, "client", orDash(call.clientId()));
@@ -165,6 +168,9 @@ public final class DecisionRecord {
             member(json, "approval", approval.isHold() ? "held" : approval.outcome(), fieldCap).append(',');
             member(json, "approver", approval.approver(), fieldCap).append(',');
             json.append("\"waited_ms\":").append(approval.waitedMillis()).append(',');
+            if (approval.via() != null) {
+                member(json, "approval_via", approval.via(), fieldCap).append(',');
+            }
         }
         member(json, "session", call.sessionId(), fieldCap).append(',');
         member(json, "client", call.clientId(), fieldCap).append(',');

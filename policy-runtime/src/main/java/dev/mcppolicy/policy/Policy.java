@@ -1,5 +1,6 @@
 package dev.mcppolicy.policy;
 
+import dev.mcppolicy.json.JsonPointers;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,33 @@ public record Policy(
         allToolsLimits = List.copyOf(allToolsLimits);
         tools = orderedCopy(tools);
         servers = orderedCopy(servers);
+    }
+
+    /**
+     * The rule a decision's pointer names ({@code /tools/run_command}, {@code /servers/github/tools/get_issue}),
+     * or {@code null} when it names none ({@code (default)}, a limit of {@code all_tools}, ...).
+     */
+    public ToolRule ruleAt(String pointer) {
+        if (pointer == null) {
+            return null;
+        }
+        for (Map.Entry<String, ToolRule> tool : tools.entrySet()) {
+            if (pointer.equals("/tools/" + JsonPointers.escape(tool.getKey()))) {
+                return tool.getValue();
+            }
+        }
+        for (Map.Entry<String, ServerPolicy> server : servers.entrySet()) {
+            String prefix = "/servers/" + JsonPointers.escape(server.getKey()) + "/tools/";
+            if (!pointer.startsWith(prefix)) {
+                continue;
+            }
+            for (Map.Entry<String, ToolRule> tool : server.getValue().tools().entrySet()) {
+                if (pointer.equals(prefix + JsonPointers.escape(tool.getKey()))) {
+                    return tool.getValue();
+                }
+            }
+        }
+        return null;
     }
 
     static <V> Map<String, V> orderedCopy(Map<String, V> map) {

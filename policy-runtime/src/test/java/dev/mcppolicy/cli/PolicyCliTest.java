@@ -136,6 +136,31 @@ class PolicyCliTest {
     }
 
     @Test
+    void checkAndExplainSayThroughWhichChannelAHeldCallIsAsked() throws IOException {
+        Path policy = write("held.json", """
+                { "version": "1",
+                  "tools": {
+                    "run_command": { "action": "require_approval", "approval": { "via": "elicitation", "timeout": "2m" } },
+                    "wire_money": { "action": "require_approval" }
+                  } }
+                """);
+        assertThat(run("check", policy.toString())).isZero();
+        assertThat(out()).contains(System.lineSeparator() + "APPROVAL /tools/run_command: via elicitation (the calling MCP client's"
+                + " user, when the client declared elicitation; listed on the admin channel too, and asked there alone otherwise),"
+                + " timeout 2m").doesNotContain("/tools/wire_money");
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command")).isZero();
+        assertThat(out()).contains("decision: REQUIRE_APPROVAL").contains("approval: via elicitation (").contains("timeout 2m");
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--server", "github")).isZero();
+        assertThat(out()).contains("approval: via admin (elicitation asks the client of a server-side call;"
+                + " on the client side it is ignored), timeout 2m");
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--tool", "wire_money")).isZero();
+        assertThat(out()).contains("approval: via admin (the admin endpoint, page and approvals command), timeout 5m");
+    }
+
+    @Test
     void explainRejectsBadArguments() throws IOException {
         Path policy = specExample();
         assertThat(run("explain", policy.toString(), "--tool", "x", "--args", "[1]")).isEqualTo(2);

@@ -69,6 +69,22 @@ class DecisionRecordTest {
     }
 
     @Test
+    void aCallPutToItsClientsUserNamesTheChannelOnTheHoldAndTheOutcome() {
+        Decision held = new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, "/tools/run_command", null, 0);
+        assertThat(new DecisionRecord(AT, CALL, held, 3, false, ApprovalNote.held("a1b2c3", "elicitation")).toLine())
+                .contains("decision=HOLD tool=run_command side=server rule=/tools/run_command approval_id=a1b2c3"
+                        + " approval_via=elicitation session=sess-1");
+        Decision approved = new Decision(Effect.ALLOW, Effect.ALLOW, "/tools/run_command", null, 0);
+        DecisionRecord outcome = new DecisionRecord(AT, CALL, approved, 3, false,
+                new ApprovalNote("a1b2c3", "approved", "claude-code", 1500, "elicitation"));
+        assertThat(outcome.toLine()).contains(" approval_id=a1b2c3 approval=approved approver=claude-code waited_ms=1500"
+                + " approval_via=elicitation session=sess-1");
+        assertThat(outcome.toJson()).contains("\"waited_ms\":1500,\"approval_via\":\"elicitation\",");
+        assertThat(new DecisionRecord(AT, CALL, approved, 3, false, new ApprovalNote("a1b2c3", "approved", "alice", 1500)).toJson())
+                .doesNotContain("approval_via");
+    }
+
+    @Test
     void writesTheSameFieldsAsOneJsonObject() {
         assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toJson()).isEqualTo(
                 "{\"ts\":\"2026-11-29T12:00:00Z\",\"decision\":\"DENY\",\"would\":\"DENY\",\"tool\":\"run_command\","

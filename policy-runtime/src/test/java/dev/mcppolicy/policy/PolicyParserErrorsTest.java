@@ -136,7 +136,7 @@ class PolicyParserErrorsTest {
     void rejectsAnUnknownApprovalKey() {
         assertThat(only("{\"version\": \"1\", \"tools\": {\"t\": {\"action\": \"require_approval\", \"approval\": {\"timout\": \"1m\"}}}}"))
                 .isEqualTo("/tools/t/approval/timout (line 1, column 87): unknown key 'timout' (did you mean 'timeout'?); "
-                        + "expected one of timeout");
+                        + "expected one of timeout, via");
     }
 
     @Test
@@ -353,6 +353,32 @@ class PolicyParserErrorsTest {
 
         assertThat(policy.tools().get("t").approval()).isEqualTo(Approval.DEFAULT);
         assertThat(policy.tools().get("u").approval()).isEqualTo(new Approval(Duration.ofMinutes(5)));
+    }
+
+    @Test
+    void readsTheApprovalChannelWithAdminTheDefault() throws Exception {
+        Policy policy = parse("{\"version\": \"1\", \"tools\": {\"t\": {\"action\": \"require_approval\", \"approval\": "
+                + "{\"via\": \"elicitation\", \"timeout\": \"2m\"}}, \"u\": {\"action\": \"require_approval\", \"approval\": "
+                + "{\"via\": \"admin\"}}}}");
+
+        assertThat(policy.tools().get("t").approval()).isEqualTo(new Approval(Duration.ofMinutes(2), Approval.Via.ELICITATION));
+        assertThat(policy.tools().get("u").approval()).isEqualTo(Approval.DEFAULT);
+        assertThat(Approval.DEFAULT.via()).isEqualTo(Approval.Via.ADMIN);
+    }
+
+    @Test
+    void rejectsAnApprovalChannelItDoesNotKnow() {
+        assertThat(only("{\"version\": \"1\", \"tools\": {\"t\": {\"action\": \"require_approval\", \"approval\": {\"via\": \"email\"}}}}"))
+                .isEqualTo("/tools/t/approval/via (line 1, column 84): expected one of admin|elicitation, got the string \"email\"");
+    }
+
+    @Test
+    void rejectsElicitationForAClientSideOnlyRule() {
+        assertThat(only("{\"version\": \"1\", \"servers\": {\"gh\": {\"tools\": {\"t\": {\"action\": \"require_approval\","
+                + " \"approval\": {\"via\": \"elicitation\"}}}}}}"))
+                .startsWith("/servers/gh/tools/t/approval/via (line 1, column ")
+                .endsWith("\"elicitation\" asks the MCP client that called a server-side tool; rules under /servers are client side"
+                        + " only, where the agent's own app is that client: use \"admin\"");
     }
 
     // --- regexes ---

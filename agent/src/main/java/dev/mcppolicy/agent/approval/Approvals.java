@@ -25,6 +25,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Approvals {
     public static final int DEFAULT_MAX_PENDING = 100;
+    /** The channel words an outcome names. */
+    public static final String ADMIN = "admin";
+    public static final String ELICITATION = "elicitation";
     /** How many spent ids are remembered, to tell "already decided" from "unknown". */
     private static final int REMEMBERED = 1_000;
 
@@ -64,14 +67,23 @@ public final class Approvals {
      * {@code null} when {@code maxPending} calls are held already (the caller denies it).
      */
     public PendingCall hold(ToolCall call, Decision held, Duration timeout, String policySha256, boolean showArguments) {
+        return hold(call, held, timeout, policySha256, showArguments, null);
+    }
+
+    /**
+     * {@link #hold(ToolCall, Decision, Duration, String, boolean)} for a rule that asks {@code via: elicitation}:
+     * {@code via} says where it is asked ({@code elicitation}, or {@code admin} when its client cannot be), and
+     * each outcome then names the channel that decided it.
+     */
+    public PendingCall hold(ToolCall call, Decision held, Duration timeout, String policySha256, boolean showArguments, String via) {
         synchronized (pending) {
             if (pending.size() >= maxPending) {
                 return null;
             }
-            PendingCall entry = new PendingCall(newId(), call, held, policySha256, clock.instant(), timeout, showArguments);
+            PendingCall entry = new PendingCall(newId(), call, held, policySha256, clock.instant(), timeout, showArguments, via);
             pending.put(entry.id(), entry);
             entry.timeoutTask = timer().schedule(() -> end(entry, Outcome.Kind.TIMED_OUT, null,
-                    "approval timed out after " + words(timeout)), timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    "approval timed out after " + words(timeout), null), timeout.toMillis(), TimeUnit.MILLISECONDS);
             return entry;
         }
     }
@@ -97,15 +109,26 @@ public final class Approvals {
         return pending.get(id);
     }
 
+    /** Approves a held call through the admin channel. */
     public Answer approve(String id, String approver, String reason) {
-        return decide(id, Outcome.Kind.APPROVED, approver, reason);
+        return approve(id, approver, reason, ADMIN);
     }
 
-    /** Denies a held call; the caller reads {@code reason} (or "denied by the approver"). */
+    /** Approves a held call through {@code via} ({@code admin} or {@code elicitation}): whichever decides first wins. */
+    public Answer approve(String id, String approver, String reason, String via) {
+        return decide(id, Outcome.Kind.APPROVED, approver, reason, via);
+    }
+
+    /** Denies a held call through the admin channel; the caller reads {@code reason} (or "approval denied by ..."). */
     public Answer deny(String id, String approver, String reason) {
+        return deny(id, approver, reason, ADMIN);
+    }
+
+    /** Denies a held call through {@code via}; the caller reads {@code reason} (or "approval denied by ..."). */
+    public Answer deny(String id, String approver, String reason, String via) {
         String text = reason == null || reason.isBlank() ? "approval denied" + (approver == null ? "" : " by " + approver)
                 : "approval denied" + (approver == null ? "" : " by " + approver) + ": " + reason;
-        return decide(id, Outcome.Kind.DENIED, approver, text);
+        return decide(id, Outcome.Kind.DENIED, approver, text, via);
     }
 
     /**
@@ -114,25 +137,26 @@ public final class Approvals {
      */
     public Outcome cancel(String id, String why) {
         PendingCall entry = pending.get(id);
-        if (entry != null && end(entry, Outcome.Kind.CANCELLED, null, why)) {
+        if (entry != null && end(entry, Outcome.Kind.CANCELLED, null, why, null)) {
             return entry.outcome().getNow(null);
         }
         return null;
     }
 
-    private Answer decide(String id, Outcome.Kind kind, String approver, String reason) {
+    private Answer decide(String id, Outcome.Kind kind, String approver, String reason, String via) {
         PendingCall entry = id == null ? null : pending.get(id);
         if (entry == null) {
             synchronized (spent) {
                 return spent.containsKey(id) ? Answer.ALREADY_DECIDED : Answer.UNKNOWN;
             }
         }
-        return end(entry, kind, approver, reason) ? Answer.DECIDED : Answer.ALREADY_DECIDED;
+        return end(entry, kind, approver, reason, via) ? Answer.DECIDED : Answer.ALREADY_DECIDED;
     }
 
-    private boolean end(PendingCall entry, Outcome.Kind kind, String approver, String reason) {
+    /** {@code via} is named in the outcome only for a call whose rule asks {@code via: elicitation}. */
+    private boolean end(PendingCall entry, Outcome.Kind kind, String approver, String reason, String via) {
         long waited = Math.max(0, clock.millis() - entry.askedAt().toEpochMilli());
-        Outcome outcome = new Outcome(kind, approver, reason, waited);
+        Outcome outcome = new Outcome(kind, approver, reason, waited, entry.via() == null ? null : via);
         synchronized (pending) {
             if (pending.get(entry.id()) != entry) {
                 return false;

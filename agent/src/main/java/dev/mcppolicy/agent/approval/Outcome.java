@@ -10,8 +10,14 @@ import dev.mcppolicy.log.ApprovalNote;
  * @param approver who decided ({@code null} for a timeout or a cancel)
  * @param reason the approver's reason, or what ended the wait
  * @param waitedMillis how long the call was held
+ * @param via the channel that decided it ({@code admin} or {@code elicitation}) when its rule asks
+ *     {@code via: elicitation}; {@code null} otherwise, and for a timeout or a cancel
  */
-public record Outcome(Kind kind, String approver, String reason, long waitedMillis) {
+public record Outcome(Kind kind, String approver, String reason, long waitedMillis, String via) {
+    public Outcome(Kind kind, String approver, String reason, long waitedMillis) {
+        this(kind, approver, reason, waitedMillis, null);
+    }
+
     public enum Kind {
         APPROVED("approved"), DENIED("denied"), TIMED_OUT("timed_out"), CANCELLED("cancelled");
 
@@ -36,6 +42,6 @@ public record Outcome(Kind kind, String approver, String reason, long waitedMill
 
     /** What the decision line says about it. */
     public ApprovalNote note(String id) {
-        return new ApprovalNote(id, kind.word(), approver, waitedMillis);
+        return new ApprovalNote(id, kind.word(), approver, waitedMillis, via);
     }
 }

@@ -25,11 +25,13 @@ public final class PendingCall {
     private final Instant askedAt;
     private final Duration timeout;
     private final boolean showArguments;
+    private final String via;
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     /** The timer's task that ends the wait at the timeout; cancelled when it ends otherwise. */
     volatile java.util.concurrent.Future<?> timeoutTask;
 
-    PendingCall(String id, ToolCall call, Decision held, String policySha256, Instant askedAt, Duration timeout, boolean showArguments) {
+    PendingCall(String id, ToolCall call, Decision held, String policySha256, Instant askedAt, Duration timeout, boolean showArguments,
+            String via) {
         this.id = id;
         this.call = call;
         this.held = held;
@@ -37,6 +39,7 @@ public final class PendingCall {
         this.askedAt = askedAt;
         this.timeout = timeout;
         this.showArguments = showArguments;
+        this.via = via;
     }
 
     public String id() {
@@ -58,6 +61,23 @@ public final class PendingCall {
 
     public Duration timeout() {
         return timeout;
+    }
+
+    /**
+     * For a rule that asks {@code via: elicitation}: {@code elicitation} when the calling client's user was
+     * asked, {@code admin} when the client could not be; {@code null} for a rule that asks the admin channel.
+     */
+    public String via() {
+        return via;
+    }
+
+    /** Whether an approver may be shown the argument values ({@code log_arguments=true}). */
+    public boolean showsArguments() {
+        return showArguments;
+    }
+
+    public String policySha256() {
+        return policySha256;
     }
 
     /** Completes once: approved, denied, timed out or cancelled. */
@@ -95,6 +115,9 @@ public final class PendingCall {
         view.put("policy_sha256", policySha256);
         view.put("asked_at", askedAt.toString());
         view.put("timeout_ms", timeout.toMillis());
+        if (via != null) {
+            view.put("via", via);
+        }
         return view;
     }
 }

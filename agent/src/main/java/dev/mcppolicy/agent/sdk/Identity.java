@@ -136,7 +136,7 @@ public final class Identity {
         return null;
     }
 
-    private static boolean isExchange(Object candidate) {
+    static boolean isExchange(Object candidate) {
         return candidate != null && candidate.getClass().getName().endsWith("ServerExchange");
     }
 

@@ -15,6 +15,7 @@ import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.log.ApprovalNote;
+import dev.mcppolicy.policy.Approval;
 import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.Map;
@@ -52,6 +53,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private final PolicyHolder holder;
     private final DecisionLog log;
     private final Approvals approvals;
+    /** Asks a held server call's own client when its rule says {@code approval.via: elicitation}. */
+    private final ElicitationChannel elicitation;
     private final boolean showArguments;
     /**
      * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
@@ -81,6 +84,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
         this.holder = holder;
         this.log = log;
         this.approvals = approvals;
+        this.elicitation = approvals == null ? null : new ElicitationChannel(approvals);
         this.showArguments = showArguments;
     }
 
@@ -124,11 +128,13 @@ public final class McpHooks implements PolicyBridge.Hooks {
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
                     Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
-            Decided decided = decide(policy, call, sdk);
+            Decided decided = decide(policy, call, sdk, exchangeOrContext);
             decision = decided.decision();
             if (decided.held() != null) {
-                keepWaiting(decided.held(), exchangeOrContext, params);
-                return awaitApproval(decided.held(), sdk, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params));
+                PendingCall held = decided.held();
+                keepWaiting(held, exchangeOrContext, params);
+                Runnable askClient = Approvals.ELICITATION.equals(held.via()) ? () -> elicitation.ask(held, exchangeOrContext) : null;
+                return awaitApproval(held, sdk, askClient, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params));
             }
             if (decision.effect() == Effect.ALLOW) {
                 return null;
@@ -200,10 +206,10 @@ public final class McpHooks implements PolicyBridge.Hooks {
             String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
                     clientSession(client), Identity.clientName(client), listedInputSchema(policy, client, server, tool));
-            Decided decided = decide(policy, call, sdk);
+            Decided decided = decide(policy, call, sdk, null);
             decision = decided.decision();
             if (decided.held() != null) {
-                return awaitApproval(decided.held(), sdk, () -> result);
+                return awaitApproval(decided.held(), sdk, null, () -> result);
             }
             return decision.effect() == Effect.ALLOW ? result : Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
@@ -322,9 +328,14 @@ public final class McpHooks implements PolicyBridge.Hooks {
     /**
      * Decides and logs one call. A call its rule says needs approval is held when a channel is configured
      * (logged {@code decision=HOLD approval_id=...}), or denied when {@code approval.max_pending} calls are
-     * held already; without a channel the snapshot denies it.
+     * held already; without a channel the snapshot denies it. A rule that asks {@code via: elicitation} holds
+     * a server call for its client's user when that client can be asked ({@code approval_via=elicitation}),
+     * else for the admin channel ({@code approval_via=admin}); on the client side, where the agent's own app
+     * is the MCP client, it is always the admin channel.
+     *
+     * @param exchangeOrContext the server call's exchange or transport context; {@code null} on the client side
      */
-    private Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk) {
+    private Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk, Object exchangeOrContext) {
         long start = System.nanoTime();
         Decision decision = policy.decide(call, approvals != null && approvals.hasChannel());
         long took = (System.nanoTime() - start) / 1_000;
@@ -332,13 +343,18 @@ public final class McpHooks implements PolicyBridge.Hooks {
             log.record(call, decision, took, sdk);
             return new Decided(decision, null);
         }
-        PendingCall held = approvals.hold(call, decision, policy.approvalTimeout(decision.rule()), policy.sha256(), showArguments);
+        String via = null;
+        if (policy.approvalVia(decision.rule()) == Approval.Via.ELICITATION) {
+            boolean asksClient = call.side() == Side.SERVER && elicitation.canAsk(exchangeOrContext, call.sessionId());
+            via = asksClient ? Approvals.ELICITATION : Approvals.ADMIN;
+        }
+        PendingCall held = approvals.hold(call, decision, policy.approvalTimeout(decision.rule()), policy.sha256(), showArguments, via);
         if (held == null) {
             Decision full = new Decision(Effect.DENY, Effect.DENY, decision.rule(), "too many calls awaiting approval", 0);
             log.record(call, full, took, sdk);
             return new Decided(full, null);
         }
-        log.record(call, decision, took, sdk, ApprovalNote.held(held.id()));
+        log.record(call, decision, took, sdk, ApprovalNote.held(held.id(), via));
         return new Decided(decision, held);
     }
 
@@ -346,8 +362,12 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * The answer to a held call: a {@code Mono} that goes on once a person (or the timeout) decides, holding
      * no thread meanwhile. Approved: {@code proceed} (run the handler, or send the request); otherwise the
      * §5 denial. The outcome is the call's decision line. A caller that cancels gives the entry up.
+     *
+     * @param askClient with {@code via: elicitation}, sends the client its question when the SDK subscribes
+     *     (so on streamable HTTP the request's stream is open); {@code null} otherwise
      */
-    private Object awaitApproval(PendingCall held, ClassLoader sdk, Proceed proceed) throws ReflectiveOperationException {
+    private Object awaitApproval(PendingCall held, ClassLoader sdk, Runnable askClient, Proceed proceed)
+            throws ReflectiveOperationException {
         String tool = held.call().tool();
         // a copy: Reactor cancels the future it waits on when the caller cancels, and the entry's own must stay
         Object waiting = Results.monoAfter(sdk, held.outcome().thenApply(outcome -> outcome), outcome -> {
@@ -355,6 +375,13 @@ public final class McpHooks implements PolicyBridge.Hooks {
             log.record(held.call(), decision, 0, sdk, outcome.note(held.id()));
             return decision.effect() == Effect.ALLOW ? proceed.get() : Results.deniedResult(sdk, decision.callerMessage(tool));
         });
+        if (askClient != null) {
+            Object answer = waiting;
+            waiting = Results.monoDefer(sdk, () -> {
+                askClient.run();
+                return answer;
+            });
+        }
         return Results.monoOnCancel(waiting, () -> {
             Outcome cancelled = approvals.cancel(held.id(), "the caller cancelled the request");
             if (cancelled != null) {

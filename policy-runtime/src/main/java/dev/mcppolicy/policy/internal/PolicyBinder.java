@@ -40,7 +40,7 @@ public final class PolicyBinder {
     private static final List<String> CONDITION_KEYS = List.of("path", "op", "value");
     private static final List<String> SERVER_KEYS = List.of("default", "hide", "tools");
     private static final List<String> ALL_TOOLS_KEYS = List.of("limits");
-    private static final List<String> APPROVAL_KEYS = List.of("timeout");
+    private static final List<String> APPROVAL_KEYS = List.of("timeout", "via");
 
     private final List<PolicyError> errors;
     private final Map<String, DeclaredLimit> counters = new HashMap<>();
@@ -239,11 +239,33 @@ public final class PolicyBinder {
         }
         checkKeys(node.fields(), at, APPROVAL_KEYS);
         Node timeout = node.fields().get("timeout");
-        if (timeout == null) {
-            return Approval.DEFAULT;
+        Duration duration = timeout == null ? null : duration(timeout, at + "/timeout");
+        return new Approval(duration == null ? Approval.DEFAULT_TIMEOUT : duration, via(node.fields().get("via"), at + "/via"));
+    }
+
+    /**
+     * {@code approval.via}: {@code admin} (the default) or {@code elicitation}. Elicitation asks the MCP client
+     * of a server-side call, so a rule under {@code /servers} (client side only) cannot use it.
+     */
+    private Approval.Via via(Node node, String at) {
+        if (node == null) {
+            return Approval.Via.ADMIN;
         }
-        Duration duration = duration(timeout, at + "/timeout");
-        return duration == null ? Approval.DEFAULT : new Approval(duration);
+        List<String> words = new ArrayList<>();
+        for (Approval.Via via : Approval.Via.values()) {
+            words.add(via.word());
+        }
+        String word = word(node, at, words);
+        if (word == null) {
+            return Approval.Via.ADMIN;
+        }
+        Approval.Via via = Approval.Via.values()[words.indexOf(word)];
+        if (via == Approval.Via.ELICITATION && at.startsWith("/servers/")) {
+            error(at, node, "\"elicitation\" asks the MCP client that called a server-side tool; rules under /servers are"
+                    + " client side only, where the agent's own app is that client: use \"admin\"");
+            return Approval.Via.ADMIN;
+        }
+        return via;
     }
 
     private List<Condition> conditions(Node node, String at) {
