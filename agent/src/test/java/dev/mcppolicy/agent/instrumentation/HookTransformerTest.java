@@ -426,5 +426,17 @@ class HookTransformerTest {
             seen.add(java.util.Arrays.asList("emitSerialized", sink, message));
             return ((Sinks.Many<Object>) sink).tryEmitNext(message);
         }
+
+        @Override
+        public Object serverMessage(Object session, Object message) {
+            seen.add(java.util.Arrays.asList("serverMessage", session, message));
+            return null;
+        }
+
+        @Override
+        public Object serverSessionClosed(Object session) {
+            seen.add(java.util.Arrays.asList("serverSessionClosed", session));
+            return null;
+        }
     }
 }
