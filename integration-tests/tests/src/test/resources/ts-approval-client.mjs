@@ -1,17 +1,18 @@
 // A TypeScript SDK client (a third-party peer) making one call that the server holds for approval: connects
 // over stdio to the server whose command line follows "--", calls run_command with a request timeout of
 // TIMEOUT_MS, and prints one JSON line per event on stdout:
-//   {"progress": N, "message": "..."}   a notifications/progress for the call (MODE "progress" only)
+//   {"progress": N, "message": "..."}   a notifications/progress for the call (MODE "progress" and "noreset")
 //   {"result": {...}}  or  {"error": {"code": N, "message": "..."}}
 // then calls echo once (the session goes on), prints {"echo": "..."}, and waits for a line on its stdin
 // before closing, so the test can ask the server's admin endpoint first.
-// MODE: "progress" asks for progress (a progressToken) and resets its timeout on each; "plain" does not.
+// MODE: "progress" asks for progress (a progressToken) and resets its timeout on each; "noreset" asks for
+// progress but keeps its timeout; "plain" asks for no progress.
 // Usage: node ts-approval-client.mjs SDK_DIR MODE TIMEOUT_MS -- COMMAND ARGS...
 import { pathToFileURL } from 'node:url';
 
 const [sdkDir, mode, timeoutMs, separator, command, ...args] = process.argv.slice(2);
-if (separator !== '--' || !command || !['progress', 'plain'].includes(mode)) {
-  console.error('usage: node ts-approval-client.mjs SDK_DIR progress|plain TIMEOUT_MS -- COMMAND ARGS...');
+if (separator !== '--' || !command || !['progress', 'noreset', 'plain'].includes(mode)) {
+  console.error('usage: node ts-approval-client.mjs SDK_DIR progress|noreset|plain TIMEOUT_MS -- COMMAND ARGS...');
   process.exit(2);
 }
 const load = (path) => import(pathToFileURL(`${sdkDir}/dist/esm/${path}`).href);
@@ -24,8 +25,8 @@ await client.connect(transport);
 const print = (value) => console.log(JSON.stringify(value));
 
 const options = { timeout: Number(timeoutMs) };
-if (mode === 'progress') {
-  options.resetTimeoutOnProgress = true;
+if (mode !== 'plain') {
+  options.resetTimeoutOnProgress = mode === 'progress';
   options.onprogress = (progress) => print({ progress: progress.progress, message: progress.message });
 }
 try {

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A held call and the TypeScript MCP SDK's client (a third-party peer, from the directory
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * 13, "while waiting"). The agent sends {@code notifications/progress} every {@value #PROGRESS_MS} ms here
  * (a test-only period; 10 s in the product): a client that resets its timeout on progress keeps waiting
  * through many of its timeouts and gets the tool's result once the call is approved. A client that asks for
- * no progress times out ({@code -32001}) and cancels the request; the agent then gives the approval up,
+ * no progress, or does not reset its timeout on it, times out ({@code -32001}) and cancels the request; the agent then gives the approval up,
  * logged, never runs the handler and sends no late answer, and the session goes on.
  */
 class TypeScriptApprovalProgressIT {
@@ -54,9 +56,11 @@ class TypeScriptApprovalProgressIT {
         }
     }
 
-    @Test
-    void aClientWithoutProgressTimesOutAndItsCancelGivesTheApprovalUp() throws Exception {
-        try (ForkedJvm client = start("plain", "2.1.0")) {
+    /** "plain": no progress asked for; "noreset": progress asked for and received, but the timeout is not reset by it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "noreset"})
+    void aClientThatDoesNotResetItsTimeoutTimesOutAndItsCancelGivesTheApprovalUp(String mode) throws Exception {
+        try (ForkedJvm client = start(mode, "2.1.0")) {
             AdminEndpoint admin = AdminEndpoint.of(client, null);
             client.awaitStderr(line -> line.contains("decision=HOLD tool=run_command"));
             JsonNode error = CallMix.JSON.readTree(client.awaitStdout(0, line -> line.startsWith("{\"error\"")));
@@ -69,7 +73,12 @@ class TypeScriptApprovalProgressIT {
             String id = cancelled.replaceAll(".*approval_id=(\\w+).*", "$1");
             assertThat(admin.post("/api/approvals/" + id + "/approve", null).statusCode()).isEqualTo(409);
             assertThat(client.awaitStdout(0, line -> line.startsWith("{\"echo\""))).isEqualTo("{\"echo\":\"echo: after\"}");
-            assertThat(client.stdout()).noneMatch(line -> line.startsWith("{\"progress\"") || line.startsWith("{\"result\""));
+            assertThat(client.stdout()).noneMatch(line -> line.startsWith("{\"result\""));
+            if (mode.equals("plain")) {
+                assertThat(client.stdout()).noneMatch(line -> line.startsWith("{\"progress\""));
+            } else {
+                assertThat(client.stdout()).as("progress came, and did not keep it waiting").anyMatch(line -> line.startsWith("{\"progress\""));
+            }
             assertThat(client.stderr()).as(client.dump()).noneMatch(line -> line.startsWith("HANDLER RAN run_command"));
             finish(client);
         }
