@@ -7,6 +7,8 @@
 # Builds the demo app (and the policy agent, when its module produces a jar), starts the sandbox MCP
 # server with -javaagent:mcp-policy-agent.jar and demo-app/mcp-policy.json, plays the scripted agent
 # session against it, then prints the server's own log, where the agent writes one line per decision.
+# The agent's admin endpoint is on (a free loopback port, a random token in a file only you can read):
+# the client plays the person who approves one held background task and denies another through it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -37,8 +39,8 @@ fi
 
 SERVER=("$JAVA")
 if [[ -f "$AGENT_JAR" ]]; then
-  SERVER+=("-javaagent:$AGENT_JAR=policy=$POLICY")
-  echo "[demo] the server runs under the policy agent: -javaagent:${AGENT_JAR#"$ROOT"/}=policy=${POLICY#"$ROOT"/}"
+  SERVER+=("-javaagent:$AGENT_JAR=policy=$POLICY,admin=127.0.0.1:0")
+  echo "[demo] the server runs under the policy agent: -javaagent:${AGENT_JAR#"$ROOT"/}=policy=${POLICY#"$ROOT"/},admin=127.0.0.1:0"
 else
   echo "[demo] NOTE: ${AGENT_JAR#"$ROOT"/} is not built yet, so the server runs WITHOUT the policy agent:"
   echo "[demo]       every call below reaches the tools, and the server log shows no decision lines."
@@ -64,7 +66,12 @@ else
   if [[ -z $url ]]; then
     echo "[demo] the server did not start listening; its log:"; cat "$SERVER_LOG"; exit 1
   fi
-  "${CLIENT[@]}" --url "$url" || status=$?
+  admin=()
+  line=$(grep -m1 '^\[mcp-policy\] admin: http' "$SERVER_LOG" || true)
+  if [[ $line =~ admin:\ (http://[^ ]+/)\ \(loopback\ only\;\ token\ in\ ([^ ]+) ]]; then
+    admin=(--admin "${BASH_REMATCH[1]}" --admin-token-file "${BASH_REMATCH[2]}")
+  fi
+  "${CLIENT[@]}" "${admin[@]}" --url "$url" || status=$?
   kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true
 fi

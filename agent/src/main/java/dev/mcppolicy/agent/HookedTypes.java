@@ -11,6 +11,7 @@ public final class HookedTypes {
             "io/modelcontextprotocol/server/McpAsyncServer",
             "io/modelcontextprotocol/server/McpStatelessAsyncServer",
             "io/modelcontextprotocol/client/McpAsyncClient",
+            "io/modelcontextprotocol/spec/McpServerSession",
             "io/modelcontextprotocol/server/transport/HttpServletStreamableServerTransportProvider",
             "io/modelcontextprotocol/server/transport/HttpServletSseServerTransportProvider",
             "io/modelcontextprotocol/server/transport/HttpServletStatelessServerTransport",

@@ -6,7 +6,7 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Three points where the forked-JVM tests hold or break the agent, so that what they prove (issue 10)
+ * Points where the forked-JVM tests hold or break the agent, so that what they prove (issue 10)
  * does not hang on timing: calls that arrive while the policy is being read, a policy swapped in in
  * the middle of one call, a {@code tools/list} that cannot be filtered. Each is off unless the JVM
  * is started with its system property, which no user sets (they are not configuration and not in
@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     FILE in force right after asking the policy it started with whether it needs the tool's input
  *     schema, and before deciding.</li>
  * <li>{@code dev.mcppolicy.test.fail_list_filter=true}: filtering a {@code tools/list} throws.</li>
+ * <li>{@code dev.mcppolicy.test.approval_progress_ms=N}: a call held for approval tells its client it is still
+ *     waiting every N ms instead of every 10 s, so a test need not wait a client's whole request timeout.</li>
  * </ul>
  */
 public final class TestHooks {
@@ -26,6 +28,8 @@ public final class TestHooks {
     static final boolean GATED = GATE != null;
     public static final boolean SWAPS_MID_CALL = SWAP != null;
     public static final boolean FAILS_LIST_FILTER = Boolean.getBoolean("dev.mcppolicy.test.fail_list_filter");
+    /** The progress period of a held call, in ms; 0: the product's own. */
+    public static final long APPROVAL_PROGRESS_MS = Long.getLong("dev.mcppolicy.test.approval_progress_ms", 0L);
     private static final AtomicBoolean swapped = new AtomicBoolean();
 
     private TestHooks() {

@@ -1,6 +1,7 @@
 package dev.mcppolicy.demo;
 
 import dev.mcppolicy.demo.client.DemoSession;
+import dev.mcppolicy.demo.client.Operator;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A scripted AI agent (no LLM) that plays one session against the sandbox server and prints every
@@ -27,13 +29,15 @@ import java.util.List;
  *
  * <pre>
  * java -cp demo-app.jar dev.mcppolicy.demo.DemoClient [--client-name NAME] [--server-log FILE] \
- *     [--url http://127.0.0.1:PORT/mcp | -- SERVER COMMAND...]
+ *     [--admin http://127.0.0.1:PORT/ --admin-token-file FILE] [--url http://127.0.0.1:PORT/mcp | -- SERVER COMMAND...]
  * </pre>
  *
  * Over stdio it starts the server itself: by default {@code java -cp <this classpath>
  * dev.mcppolicy.demo.SandboxServer}, or the command after {@code --}, so a {@code -javaagent:} can be
  * added to the server's JVM. The server's stderr (its log) goes to {@code --server-log}, else to this
- * process's stderr with a {@code [server]} prefix. Exit status: 0 when the session ran, whatever
+ * process's stderr with a {@code [server]} prefix. Calls the policy holds for approval are decided by an
+ * {@link Operator} through the policy agent's admin endpoint: the one {@code --admin} names, or over stdio
+ * the one the agent announces in the server's log. Exit status: 0 when the session ran, whatever
  * the calls returned; 1 when the server could not be reached; 2 for a usage error.
  */
 public final class DemoClient {
@@ -47,7 +51,7 @@ public final class DemoClient {
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println("usage: DemoClient [--client-name NAME] [--server-log FILE] "
-                    + "[--url http://127.0.0.1:PORT/mcp | -- SERVER COMMAND...]");
+                    + "[--admin http://127.0.0.1:PORT/ --admin-token-file FILE] [--url http://127.0.0.1:PORT/mcp | -- SERVER COMMAND...]");
             System.exit(2);
             return;
         }
@@ -57,7 +61,9 @@ public final class DemoClient {
     static int run(Options options, PrintStream out) throws IOException {
         BufferedWriter serverLog = options.serverLog == null ? null
                 : Files.newBufferedWriter(options.serverLog, StandardCharsets.UTF_8);
-        McpClientTransport transport = options.url != null ? http(options.url) : stdio(options.serverCommand, serverLog);
+        AtomicReference<Operator> operator = new AtomicReference<>(options.admin == null ? null
+                : new Operator(options.admin, options.adminTokenFile));
+        McpClientTransport transport = options.url != null ? http(options.url) : stdio(options.serverCommand, serverLog, operator);
         out.println("== mcp-policy demo: a scripted agent session against the sandbox server ==");
         out.println("Server: " + (options.url != null ? options.url : "stdio: " + String.join(" ", options.serverCommand)));
         McpSyncClient client = McpClient.sync(transport)
@@ -65,7 +71,7 @@ public final class DemoClient {
                 .requestTimeout(Duration.ofSeconds(90))
                 .build();
         try {
-            new DemoSession(client, out).play();
+            new DemoSession(client, out, operator::get).play();
             return 0;
         } catch (RuntimeException e) {
             out.println("The session stopped: " + e);
@@ -85,12 +91,17 @@ public final class DemoClient {
         return HttpClientStreamableHttpTransport.builder(base).endpoint(url.getRawPath()).build();
     }
 
-    private static McpClientTransport stdio(List<String> command, BufferedWriter serverLog) {
+    /** Starts the server; its log goes to {@code serverLog}, and the admin endpoint it announces there to {@code operator}. */
+    private static McpClientTransport stdio(List<String> command, BufferedWriter serverLog, AtomicReference<Operator> operator) {
         ServerParameters server = ServerParameters.builder(command.get(0))
                 .args(command.subList(1, command.size()))
                 .build();
         StdioClientTransport transport = new StdioClientTransport(server, McpJsonDefaults.getMapper());
         transport.setStdErrorHandler(line -> {
+            Operator announced = Operator.fromLogLine(line);
+            if (announced != null) {
+                operator.compareAndSet(null, announced);
+            }
             if (serverLog == null) {
                 System.err.println("[server] " + line);
                 return;
@@ -112,6 +123,8 @@ public final class DemoClient {
         String clientName = "demo-agent";
         Path serverLog;
         URI url;
+        URI admin;
+        Path adminTokenFile;
         List<String> serverCommand = defaultServerCommand();
 
         static Options parse(String[] args) {
@@ -139,9 +152,18 @@ public final class DemoClient {
                     case "--url":
                         options.url = URI.create(value);
                         break;
+                    case "--admin":
+                        options.admin = URI.create(value.endsWith("/") ? value : value + "/");
+                        break;
+                    case "--admin-token-file":
+                        options.adminTokenFile = Path.of(value);
+                        break;
                     default:
                         throw new IllegalArgumentException("unknown option: " + flag);
                 }
+            }
+            if ((options.admin == null) != (options.adminTokenFile == null)) {
+                throw new IllegalArgumentException("--admin and --admin-token-file go together");
             }
             return options;
         }

@@ -2,6 +2,7 @@ package dev.mcppolicy.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.demo.peers.Peers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scripted client plays its whole session against the server, from the jar, as run-demo.sh runs
- * it. Without the policy agent every call reaches the tools, so every step shows the tool's own answer.
+ * it. Without the policy agent every call reaches the tools, so every step shows the tool's own answer;
+ * under the agent with its admin endpoint on (as run-demo.sh starts it) the client approves one held
+ * background task and denies the other through the admin API.
  */
 class DemoClientIT {
     private static final Duration SESSION_TIMEOUT = Duration.ofMinutes(3);
@@ -49,6 +52,31 @@ class DemoClientIT {
         }
     }
 
+    @Test
+    void underTheAgentApprovesOneHeldBackgroundTaskAndDeniesTheOther() throws Exception {
+        Path serverLog = work.resolve("server.log");
+        String jar = ForkedProcess.DEMO_JAR.toString();
+        String agent = Peers.javaagent(Path.of(System.getProperty("demo.policy", "mcp-policy.json"))) + ",admin=127.0.0.1:0";
+
+        try (ForkedProcess client = ForkedProcess.java("-cp", jar, DemoClient.class.getName(), "--server-log", serverLog.toString(),
+                "--", ForkedProcess.java(), "-Duser.home=" + work, agent, "-jar", jar)) {
+            assertThat(client.awaitExit(SESSION_TIMEOUT)).as(client.stdout()).isZero();
+
+            assertThat(client.stdout()).contains(
+                    "demo-operator approves it: POST /api/approvals/",
+                    "ok: execId=\"exec-1\" status=\"running\"",
+                    "status=\"killed\"",
+                    "demo-operator denies it: POST /api/approvals/",
+                    "isError: Policy denied tool 'sandbox_exec_background': approval denied by demo-operator: no long sleeps during"
+                            + " the demo [rule /tools/sandbox_exec_background]",
+                    "Session done: 30 tool calls: 19 returned a result, 10 returned isError, 1 got a JSON-RPC error, 0 failed.");
+        }
+        String log = Files.readString(serverLog);
+        assertThat(log.lines().filter(line -> line.contains("decision=HOLD tool=sandbox_exec_background"))).hasSize(2);
+        assertThat(log).contains("approval=approved approver=demo-operator", "approval=denied approver=demo-operator")
+                .doesNotContain("advice error");
+    }
+
     private static void assertSessionRanUnguarded(String transcript) {
         assertThat(transcript).contains(
                 "Connected to sandbox-server 0.1.0",
@@ -60,7 +88,9 @@ class DemoClientIT {
                 "| step 1: started",
                 "| step 2: working",
                 "status=\"killed\"",
-                "Session done: 29 tool calls: 28 returned a result, 1 returned isError, 0 got a JSON-RPC error, "
+                "> sandbox_exec_background {\"command\":\"sleep 300\",\"timeoutSeconds\":300}",
+                "Session done: 30 tool calls: 29 returned a result, 1 returned isError, 0 got a JSON-RPC error, "
                         + "0 failed.");
+        assertThat(transcript).as("nobody to ask without the agent").doesNotContain("held for approval");
     }
 }

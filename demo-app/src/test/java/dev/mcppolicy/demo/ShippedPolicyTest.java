@@ -124,11 +124,12 @@ class ShippedPolicyTest {
     }
 
     @Test
-    void allowsOnlyBoundedSleepAndTailInTheBackground() {
-        assertThat(engine.decide(background(Map.of("command", "tail -n +1 -f progress.log"))).effect())
-                .isEqualTo(Effect.ALLOW);
-        assertThat(engine.decide(background(Map.of("command", "sleep 30", "timeoutSeconds", 60))).effect())
-                .isEqualTo(Effect.ALLOW);
+    void holdsOnlyBoundedSleepAndTailInTheBackgroundForAPersonsApproval() {
+        Decision tail = engine.decide(background(Map.of("command", "tail -n +1 -f progress.log")));
+        assertThat(tail).extracting(Decision::effect, Decision::rule)
+                .containsExactly(Effect.REQUIRE_APPROVAL, "/tools/sandbox_exec_background");
+        assertThat(engine.decide(background(Map.of("command", "sleep 300", "timeoutSeconds", 300))).effect())
+                .isEqualTo(Effect.REQUIRE_APPROVAL);
         assertThat(engine.decide(background(Map.of("command", "python3 -m http.server"))).rule())
                 .isEqualTo("/tools/sandbox_exec_background/require/0");
         assertThat(engine.decide(background(Map.of("command", "tail -f ../../etc/passwd"))).rule())

@@ -71,6 +71,20 @@ public final class PolicyBridge {
         return hooks().emitSerialized(sink, message);
     }
 
+    /**
+     * {@code McpServerSession.handle(message)}, on entry: notes the request a {@code tools/call} hold answers, and
+     * gives a held call up when the message is the client's {@code notifications/cancelled} for it. Returns
+     * {@code null}: the message is always handled as it is.
+     */
+    public static Object serverMessage(Object session, Object message) {
+        return hooks().serverMessage(session, message);
+    }
+
+    /** {@code McpServerSession.close()} / {@code closeGracefully()}, on entry: the session's held calls are given up. */
+    public static Object serverSessionClosed(Object session) {
+        return hooks().serverSessionClosed(session);
+    }
+
     /** Called once by the agent, beside {@link #install}, before any MCP class is transformed. */
     public static void installLangChain4j(LangChain4jHooks installed) {
         langchain4j = installed;
@@ -125,6 +139,10 @@ public final class PolicyBridge {
         Object transportContext(Object context, Object request);
 
         Object emitSerialized(Object sink, Object message);
+
+        Object serverMessage(Object session, Object message);
+
+        Object serverSessionClosed(Object session);
     }
 
     /** What the agent plugs in for LangChain4j's MCP client; see the {@code langchain4j...} methods. */

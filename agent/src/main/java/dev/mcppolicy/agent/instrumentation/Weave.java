@@ -83,6 +83,30 @@ public abstract class Weave {
         };
     }
 
+    /** On entry, {@code bridgeMethod(operands...)}, whose result is dropped: the method always runs as it is. */
+    public static Weave onEntry(String bridgeMethod, int... operands) {
+        return new Weave(bridgeMethod, operands) {
+            @Override
+            MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
+                woven.run();
+                return new MethodVisitor(Opcodes.ASM9, target) {
+                    @Override
+                    public void visitCode() {
+                        super.visitCode();
+                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
+                        callBridge(mv, method, 0);
+                        mv.visitInsn(Opcodes.POP);
+                    }
+
+                    @Override
+                    public void visitMaxs(int maxStack, int maxLocals) {
+                        super.visitMaxs(Math.max(maxStack, operands.length + 1), maxLocals);
+                    }
+                };
+            }
+        };
+    }
+
     /** Before every {@code areturn}: the value returned becomes {@code bridgeMethod(value, operands...)}. */
     public static Weave replaceReturn(String bridgeMethod, int... operands) {
         return new Weave(bridgeMethod, operands) {

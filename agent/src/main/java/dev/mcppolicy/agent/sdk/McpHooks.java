@@ -55,6 +55,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private final Approvals approvals;
     /** Asks a held server call's own client when its rule says {@code approval.via: elicitation}. */
     private final ElicitationChannel elicitation;
+    /** Server side: the request and session of each held call, for cancels and closes the SDK does not act on. */
+    private final HeldRequests heldRequests;
     private final boolean showArguments;
     /**
      * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
@@ -85,6 +87,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
         this.log = log;
         this.approvals = approvals;
         this.elicitation = approvals == null ? null : new ElicitationChannel(approvals);
+        this.heldRequests = approvals == null ? null : new HeldRequests(approvals);
         this.showArguments = showArguments;
     }
 
@@ -132,6 +135,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             decision = decided.decision();
             if (decided.held() != null) {
                 PendingCall held = decided.held();
+                heldRequests.bind(params, held);
                 keepWaiting(held, exchangeOrContext, params);
                 Runnable askClient = Approvals.ELICITATION.equals(held.via()) ? () -> elicitation.ask(held, exchangeOrContext) : null;
                 return awaitApproval(held, sdk, askClient, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params));
@@ -263,6 +267,31 @@ public final class McpHooks implements PolicyBridge.Hooks {
         return SerializedSends.emit(sink, message);
     }
 
+    @Override
+    public Object serverMessage(Object session, Object message) {
+        try {
+            if (heldRequests != null) {
+                heldRequests.arriving(session, message);
+            }
+        } catch (Throwable t) {
+            // the message goes on as it is; a held call it cancelled then waits for its decision or timeout
+            Diagnostics.adviceError("server session message (cancels of held calls)", t);
+        }
+        return null;
+    }
+
+    @Override
+    public Object serverSessionClosed(Object session) {
+        try {
+            if (heldRequests != null) {
+                heldRequests.closed(session);
+            }
+        } catch (Throwable t) {
+            Diagnostics.adviceError("server session close (its held calls)", t);
+        }
+        return null;
+    }
+
     /**
      * The {@code inputSchema} of a tool this client has listed, when the rule needs it; {@code null}
      * otherwise, and for a tool the client called without listing it first (the rule then denies: its
@@ -302,7 +331,9 @@ public final class McpHooks implements PolicyBridge.Hooks {
             return;
         }
         long[] ticks = {0};
-        approvals.whileHeld(held, java.time.Duration.ofSeconds(PROGRESS_SECONDS), () -> {
+        java.time.Duration every = TestHooks.APPROVAL_PROGRESS_MS > 0 ? java.time.Duration.ofMillis(TestHooks.APPROVAL_PROGRESS_MS)
+                : java.time.Duration.ofSeconds(PROGRESS_SECONDS);
+        approvals.whileHeld(held, every, () -> {
             try {
                 ticks[0]++;
                 if (!Results.sendProgress(exchange, token, ticks[0], "awaiting approval " + held.id())) {
@@ -361,7 +392,9 @@ public final class McpHooks implements PolicyBridge.Hooks {
     /**
      * The answer to a held call: a {@code Mono} that goes on once a person (or the timeout) decides, holding
      * no thread meanwhile. Approved: {@code proceed} (run the handler, or send the request); otherwise the
-     * §5 denial. The outcome is the call's decision line. A caller that cancels gives the entry up.
+     * §5 denial. The outcome is the call's decision line. A caller that cancels gives the entry up; a call
+     * given up through {@link HeldRequests} (the client's {@code notifications/cancelled}, or its session closing)
+     * is answered with nothing, as JSON-RPC asks for a cancelled request.
      *
      * @param askClient with {@code via: elicitation}, sends the client its question when the SDK subscribes
      *     (so on streamable HTTP the request's stream is open); {@code null} otherwise
@@ -373,6 +406,9 @@ public final class McpHooks implements PolicyBridge.Hooks {
         Object waiting = Results.monoAfter(sdk, held.outcome().thenApply(outcome -> outcome), outcome -> {
             Decision decision = outcome.decision(held.held());
             log.record(held.call(), decision, 0, sdk, outcome.note(held.id()));
+            if (outcome.kind() == Outcome.Kind.CANCELLED) {
+                return Results.monoEmpty(sdk);
+            }
             return decision.effect() == Effect.ALLOW ? proceed.get() : Results.deniedResult(sdk, decision.callerMessage(tool));
         });
         if (askClient != null) {

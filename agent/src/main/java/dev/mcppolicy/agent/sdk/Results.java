@@ -49,6 +49,11 @@ public final class Results {
         return Class.forName(MONO, false, sdk).getMethod("just", Object.class).invoke(null, value);
     }
 
+    /** {@code Mono.empty()}: an answer that sends nothing (for a request the client cancelled). */
+    public static Object monoEmpty(ClassLoader sdk) throws ReflectiveOperationException {
+        return Class.forName(MONO, false, sdk).getMethod("empty").invoke(null);
+    }
+
     /** {@code Mono.defer(supplier)}: decide when the caller subscribes, not when it builds the call. */
     public static Object monoDefer(ClassLoader sdk, Supplier<?> supplier) throws ReflectiveOperationException {
         return Class.forName(MONO, false, sdk).getMethod("defer", Supplier.class).invoke(null, supplier);

@@ -77,7 +77,7 @@ public final class StartupSummary {
     /** At premain: what will be hooked once the first MCP class loads. */
     public void waitingForMcp(boolean serializeStdio) {
         Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools,"
-                + " HTTP caller identity" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
+                + " HTTP caller identity, stdio/SSE session cancels and closes (for held calls)" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
                 + "; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"
                 + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp"
                 + " or dev.langchain4j.mcp class loads");

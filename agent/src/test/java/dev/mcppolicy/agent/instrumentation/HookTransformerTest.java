@@ -153,6 +153,33 @@ class HookTransformerTest {
     }
 
     @Test
+    void sessionMessagesAndClosesReachTheBridgeOnEntryAndTheSessionGoesOnAsItIs() throws Exception {
+        TypeInstrumentation.Hook closes = new McpServerSessionInstrumentation().hooks().get(1);
+        TypeInstrumentation session = new TypeInstrumentation() {
+            @Override
+            public String internalName() {
+                return "renamed/by/wovenAs";
+            }
+
+            @Override
+            public List<Hook> hooks() {
+                // the real close hook; the message hook's shape with a stand-in for JSONRPCMessage
+                return List.of(new Hook("session messages", MethodShape.publicMethod("handle", 1, null, MethodShape.MONO),
+                        Weave.enterUnlessNull("serverMessage", Weave.THIS, 0), 1, 1), closes);
+            }
+        };
+        Class<?> type = wovenAs(ServerSession.class, session);
+        Object woven = type.getDeclaredConstructor().newInstance();
+
+        assertThat(((Mono<?>) type.getMethod("handle", Object.class).invoke(woven, "message-1")).block()).isEqualTo("handled message-1");
+        type.getMethod("close").invoke(woven);
+        ((Mono<?>) type.getMethod("closeGracefully").invoke(woven)).block();
+        assertThat(bridge.seen).extracting(seen -> seen.get(0) + " " + (seen.get(1) == woven) + (seen.size() > 2 ? " " + seen.get(2) : ""))
+                .containsExactly("serverMessage true message-1", "serverSessionClosed true", "serverSessionClosed true");
+        assertThat(type.getMethod("closes").invoke(woven)).isEqualTo(2);
+    }
+
+    @Test
     void anSdkThatAlreadyEmitsSafelyHasNothingToWeave() {
         Class<?> sample = StdioServerSession21.class;
         HookTransformer transformer = new HookTransformer(List.of(new McpStdioTransportInstrumentation(internalName(sample))),
@@ -260,6 +287,27 @@ class HookTransformerTest {
 
         public String unrelated() {
             return "untouched";
+        }
+    }
+
+    /** Like the SDK's {@code McpServerSession}: messages in, and two ways to close. */
+    public static final class ServerSession {
+        private int closes;
+
+        public Mono<Object> handle(Object message) {
+            return Mono.just("handled " + message);
+        }
+
+        public void close() {
+            closes++;
+        }
+
+        public Mono<Void> closeGracefully() {
+            return Mono.fromRunnable(() -> closes++);
+        }
+
+        public int closes() {
+            return closes;
         }
     }
 
@@ -425,6 +473,18 @@ class HookTransformerTest {
         public Object emitSerialized(Object sink, Object message) {
             seen.add(java.util.Arrays.asList("emitSerialized", sink, message));
             return ((Sinks.Many<Object>) sink).tryEmitNext(message);
+        }
+
+        @Override
+        public Object serverMessage(Object session, Object message) {
+            seen.add(java.util.Arrays.asList("serverMessage", session, message));
+            return null;
+        }
+
+        @Override
+        public Object serverSessionClosed(Object session) {
+            seen.add(java.util.Arrays.asList("serverSessionClosed", session));
+            return null;
         }
     }
 }

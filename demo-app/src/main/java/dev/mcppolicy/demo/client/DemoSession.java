@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -21,11 +22,14 @@ public final class DemoSession {
     private final McpSyncClient client;
     private final PrintStream out;
     private final Transcript transcript;
+    private final Supplier<Operator> operator;
 
-    public DemoSession(McpSyncClient client, PrintStream out) {
+    /** @param operator who decides held calls through the agent's admin API; it answers {@code null} when there is none */
+    public DemoSession(McpSyncClient client, PrintStream out, Supplier<Operator> operator) {
         this.client = client;
         this.out = out;
         this.transcript = new Transcript(client, out);
+        this.operator = operator;
     }
 
     public void play() {
@@ -35,6 +39,7 @@ public final class DemoSession {
         burst();
         callHiddenTool(listed);
         runBackgroundTask();
+        runDeniedBackgroundTask();
         tryToDelete();
         transcript.summary();
     }
@@ -93,9 +98,9 @@ public final class DemoSession {
     }
 
     private void runBackgroundTask() {
-        transcript.step("A background task: start, poll, kill");
+        transcript.step("A background task: start (the policy holds it until a person approves), poll, kill");
         transcript.call("write_file", args("path", "progress.log", "content", "step 1: started\n"));
-        Outcome started = transcript.call("sandbox_exec_background",
+        Outcome started = transcript.callDecidedBy(operator.get(), true, null, "sandbox_exec_background",
                 args("command", "tail -n +1 -f progress.log", "timeoutSeconds", 120));
         Object execId = started.fields().get("execId");
         if (!(execId instanceof String)) {
@@ -110,6 +115,12 @@ public final class DemoSession {
         transcript.call("sandbox_exec_status", args("execId", execId, "offset", next, "waitSeconds", 5));
         transcript.call("sandbox_exec_kill", args("execId", execId));
         transcript.call("sandbox_exec_status", args("execId", execId));
+    }
+
+    private void runDeniedBackgroundTask() {
+        transcript.step("Another background task, which the person denies");
+        transcript.callDecidedBy(operator.get(), false, "no long sleeps during the demo", "sandbox_exec_background",
+                args("command", "sleep 300", "timeoutSeconds", 300));
     }
 
     private void tryToDelete() {

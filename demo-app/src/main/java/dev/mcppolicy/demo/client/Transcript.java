@@ -4,11 +4,13 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Makes tool calls and prints each one with its outcome, exactly as it came back: the demo judges
@@ -44,6 +46,47 @@ final class Transcript {
         Outcome outcome = quietCall(tool, arguments);
         print(outcome);
         return outcome;
+    }
+
+    /**
+     * Calls a tool that the policy may hold for a person's approval, and meanwhile plays that person: when the
+     * call shows up among the admin API's pending approvals, {@code operator} approves it, or denies it with
+     * {@code reason}. Without an operator (no policy agent, or no admin endpoint) the call just runs its course.
+     */
+    Outcome callDecidedBy(Operator operator, boolean approve, String reason, String tool, Map<String, Object> arguments) {
+        out.println("    > " + tool + " " + Json.compact(arguments, INLINE_LIMIT));
+        CompletableFuture<Outcome> call = CompletableFuture.supplyAsync(() -> quietCall(tool, arguments));
+        if (operator != null) {
+            try {
+                decideWhenHeld(call, operator, approve, reason, tool);
+            } catch (IOException e) {
+                note("the operator could not reach the admin endpoint: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        Outcome outcome = call.join();
+        print(outcome);
+        return outcome;
+    }
+
+    private void decideWhenHeld(CompletableFuture<Outcome> call, Operator operator, boolean approve, String reason, String tool)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!call.isDone() && System.nanoTime() < deadline) {
+            for (Map<String, Object> held : operator.pending()) {
+                if (tool.equals(held.get("tool"))) {
+                    Object id = held.get("id");
+                    note("held for approval " + id + " (GET /api/approvals: tool " + tool + ", arg_keys " + held.get("arg_keys")
+                            + ", args_sha256 " + String.valueOf(held.get("args_sha256")).substring(0, 12) + "...)");
+                    operator.decide(String.valueOf(id), approve, reason);
+                    note(Operator.NAME + (approve ? " approves it: POST /api/approvals/" + id + "/approve"
+                            : " denies it: POST /api/approvals/" + id + "/deny {\"reason\": \"" + reason + "\"}"));
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
     }
 
     /** Calls a tool and prints its outcome on one line after {@code label}. */

@@ -79,6 +79,11 @@ final class ForkedJvm implements AutoCloseable {
         stdin.flush();
     }
 
+    /** Closes the process's stdin: a stdio client that went away. */
+    void closeStdin() throws IOException {
+        stdin.close();
+    }
+
     /**
      * Writes all {@code lines} and flushes once: a client that does not wait for any answer. Fails,
      * instead of hanging, when the process stops reading (a server whose session ended).
