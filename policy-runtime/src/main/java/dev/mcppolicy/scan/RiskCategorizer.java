@@ -12,7 +12,9 @@ import java.util.Map;
  * false} with no {@code destructiveHint}, whose default is true, is DESTRUCTIVE; {@code destructiveHint:
  * false} is WRITE), but a hint never lowers what the tool's name shows beyond WRITE: annotations are the
  * server's own claims, so {@code delete_user} marked read-only stays DESTRUCTIVE, while {@code set_view}
- * marked read-only is READ. Without hints, the name decides by {@link ToolRisk}'s words; a name with no
+ * marked read-only is READ. A name that shows EXECUTE stays EXECUTE even when the hints say destructive
+ * (a command runner can always destroy: its rule is the execute one, which checks its arguments and
+ * rate-limits it, as catalogues of sandbox tools advise for {@code run_command}). Without hints, the name decides by {@link ToolRisk}'s words; a name with no
  * listed word leaves it to the description's first word, read as a verb ({@code Deletes ...}, {@code Runs ...}):
  * only that word, since the rest of a description names what a tool works on ("Lists the system's
  * processes"), not what it does. {@code idempotentHint} and {@code openWorldHint}
@@ -31,6 +33,10 @@ public final class RiskCategorizer {
         Hints hints = Hints.of(tool.annotations());
         if (hints.category() != null) {
             String said = "annotations say " + hints.deciding() + hints.others();
+            if (byName.risk() == ToolRisk.EXECUTE && hints.category() == ToolRisk.DESTRUCTIVE) {
+                return new Categorized(tool, ToolRisk.EXECUTE, said + "; the name has '" + byName.word()
+                        + "', and a tool that runs commands gets the execute rule");
+            }
             if (byName.risk().riskierThan(hints.category()) && byName.risk() != ToolRisk.WRITE) {
                 return new Categorized(tool, byName.risk(), said + ", but the name has '" + byName.word()
                         + "', and a server's hint does not lower the risk its name shows");

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The starter policy {@code scan} writes for a server's tools (SPEC §9): {@code default: deny}, and one
@@ -31,6 +32,10 @@ public final class StarterPolicy {
     static final int WRITE_PER_MINUTE = 60;
     static final int EXECUTE_PER_MINUTE = 10;
     static final String APPROVAL_TIMEOUT = "5m";
+    /** Plain YAML scalars that read as strings: a letter or underscore, then letters, digits, {@code _ - .}. */
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
+    /** Words YAML 1.1 reads as booleans or null. */
+    private static final Set<String> YAML_WORDS = Set.of("y", "n", "yes", "no", "on", "off", "true", "false", "null");
 
     private final List<RiskCategorizer.Categorized> categorized;
     private final List<String> skipped;
@@ -105,7 +110,7 @@ public final class StarterPolicy {
         }
         for (Map.Entry<String, Object> top : model.entrySet()) {
             if (!top.getKey().equals("tools")) {
-                yaml.append(top.getKey()).append(": ").append(yamlString((String) top.getValue())).append('\n');
+                yaml.append(top.getKey()).append(": ").append(yamlScalar((String) top.getValue())).append('\n');
             }
         }
         yaml.append("tools:");
@@ -115,7 +120,7 @@ public final class StarterPolicy {
         yaml.append('\n');
         for (RiskCategorizer.Categorized tool : categorized) {
             yaml.append("  # ").append(tool.risk().name().toLowerCase(Locale.ROOT)).append('\n');
-            yaml.append("  ").append(yamlString(tool.tool().name())).append(":\n");
+            yaml.append("  ").append(yamlScalar(tool.tool().name())).append(":\n");
             writeYaml(rule(tool), 4, yaml);
         }
         return yaml.toString();
@@ -139,7 +144,8 @@ public final class StarterPolicy {
                 rule.put("limits", List.of(limit(name, EXECUTE_PER_MINUTE)));
                 reason = "allowed when the arguments match the tool's inputSchema, at most " + EXECUTE_PER_MINUTE
                         + " calls a minute per client"
-                        + (tool.tool().schemaNamesArguments() ? "" : "; its schema names no argument, so add a \"require\" allow-list");
+                        + (tool.tool().schemaNamesArguments() ? "; add a \"require\" allow-list of what may run"
+                                : "; its schema names no argument, so that checks little: add a \"require\" allow-list of what may run");
                 break;
             default:
                 rule.put("action", "require_approval");
@@ -181,24 +187,33 @@ public final class StarterPolicy {
         }
     }
 
-    /** Block-style YAML whose every string is double-quoted, so no tool name or reason can be read as YAML syntax. */
+    /** Block-style YAML; a string that is not a plain word (see {@link #yamlScalar}) is double-quoted, so no name can be read as YAML syntax. */
     private static void writeYaml(Map<?, ?> map, int indent, StringBuilder yaml) {
+        boolean first = true;
         for (Map.Entry<?, ?> entry : map.entrySet()) {
-            yaml.append(" ".repeat(indent)).append(yamlString((String) entry.getKey())).append(':');
+            // the first key of a list item goes on the item's "- " line, already indented
+            yaml.append(first && indent < 0 ? "" : " ".repeat(Math.abs(indent))).append(yamlScalar((String) entry.getKey())).append(':');
+            first = false;
             Object value = entry.getValue();
+            int inner = Math.abs(indent) + 2;
             if (value instanceof Map<?, ?> nested) {
                 yaml.append('\n');
-                writeYaml(nested, indent + 2, yaml);
+                writeYaml(nested, inner, yaml);
             } else if (value instanceof List<?> list) {
                 yaml.append('\n');
                 for (Object item : list) {
-                    yaml.append(" ".repeat(indent + 2)).append("-\n");
-                    writeYaml((Map<?, ?>) item, indent + 4, yaml);
+                    yaml.append(" ".repeat(inner)).append("- ");
+                    writeYaml((Map<?, ?>) item, -(inner + 2), yaml);
                 }
             } else {
-                yaml.append(' ').append(value instanceof Integer ? value.toString() : yamlString((String) value)).append('\n');
+                yaml.append(' ').append(value instanceof Integer ? value.toString() : yamlScalar((String) value)).append('\n');
             }
         }
+    }
+
+    /** {@code text} as it is when a word no YAML reader takes for anything else ({@code deny}, {@code run_command}), else double-quoted. */
+    static String yamlScalar(String text) {
+        return PLAIN.matcher(text).matches() && !YAML_WORDS.contains(text.toLowerCase(Locale.ROOT)) ? text : yamlString(text);
     }
 
     /** A YAML double-quoted scalar: the quote, the backslash and all but printable ASCII escaped, by code point. */

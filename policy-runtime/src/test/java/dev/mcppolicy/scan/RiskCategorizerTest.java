@@ -22,7 +22,8 @@ class RiskCategorizerTest {
         "delete_user         | readOnlyHint=true                        | DESTRUCTIVE",
         "run_query           | readOnlyHint=true                        | EXECUTE",
         "refund              | destructiveHint=false                    | FINANCIAL",
-        "run_command         | destructiveHint=true                     | DESTRUCTIVE",
+        "run_command         | destructiveHint=true                     | EXECUTE",
+        "run_command         | readOnlyHint=false                       | EXECUTE",
         "lookup              | readOnlyHint=true,destructiveHint=true   | READ",
     })
     void annotationsDecideButNeverLowerWhatTheNameShowsBeyondWrite(String name, String hints, ToolRisk expected) {

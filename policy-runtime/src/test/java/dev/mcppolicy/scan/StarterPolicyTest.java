@@ -79,7 +79,7 @@ class StarterPolicyTest {
     void anExecuteToolWhoseSchemaNamesNoArgumentAsksForAnAllowList() throws PolicyException {
         Policy policy = parse(StarterPolicy.of(List.of(new ScannedTool("exec", null, null, Map.of("type", "object")))),
                 PolicyParser.Format.JSON);
-        assertThat(policy.tools().get("exec").reason()).endsWith("; its schema names no argument, so add a \"require\" allow-list");
+        assertThat(policy.tools().get("exec").reason()).endsWith("; its schema names no argument, so that checks little: add a \"require\" allow-list of what may run");
     }
 
     @Test
@@ -106,11 +106,13 @@ class StarterPolicyTest {
 
     @Test
     void yamlKeepsEveryNameExactlyAndCarriesTheHeaderAndCategoriesAsComments() throws PolicyException {
-        List<String> names = List.of("a: b", "#hash", "quote\"d", "back\\slash", "ünïcødé", "emoji😀", "- dash", "yes", "null", "@at", "{x}");
+        List<String> names = List.of("run_command", "a: b", "On", "1e3", "x.y-z", "#hash", "quote\"d", "back\\slash", "ünïcødé", "emoji😀", "- dash", "yes", "null", "@at", "{x}");
         List<ScannedTool> tools = names.stream().map(name -> new ScannedTool(name, null, null, null)).toList();
         String yaml = StarterPolicy.of(tools).yaml(List.of("Starter policy for a server", "review it"));
         assertThat(yaml).startsWith("# Starter policy for a server\n# review it\nversion: \"1\"\n");
-        assertThat(yaml).contains("  # read\n  \"a: b\":\n");
+        assertThat(yaml).contains("default: deny\n", "  # execute\n  run_command:\n    arguments: input_schema\n    limits:\n"
+                + "      - counter: run_command\n        window: minute\n        max: 10\n        scope: client\n    reason: \"execute:",
+                "  # read\n  \"a: b\":\n", "  \"On\":\n", "  \"1e3\":\n", "  x.y-z:\n", "  \"yes\":\n");
         Policy policy = PolicyParser.parse(yaml, PolicyParser.Format.YAML, "starter.yaml");
         assertThat(policy.tools().keySet()).containsExactlyElementsOf(names);
         assertThat(PolicyParser.parse(StarterPolicy.of(tools).json(), PolicyParser.Format.JSON, "starter.json").tools().keySet())
