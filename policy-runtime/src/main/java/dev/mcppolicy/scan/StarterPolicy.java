@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * rule per tool that its risk category warrants, each with a {@code reason} saying why it was chosen.
  * READ is allowed; WRITE is allowed {@value #WRITE_PER_MINUTE} calls a minute per client; EXECUTE is
  * allowed {@value #EXECUTE_PER_MINUTE} a minute per client with {@code "arguments": "input_schema"};
- * DESTRUCTIVE and FINANCIAL need a human's approval ({@value #APPROVAL_TIMEOUT}, then denied). A tool whose
+ * DESTRUCTIVE and FINANCIAL need a human's approval ({@value #APPROVAL_TIMEOUT}, then denied; SPEC §6: an
+ * agent without an admin endpoint has no one to ask and denies them at once). A tool whose
  * name cannot be a policy key as it is (a glob character, a control character) gets no rule, so
  * {@code default: deny} covers it, and is listed in {@link #skipped()}.
  */
@@ -150,7 +151,8 @@ public final class StarterPolicy {
             default:
                 rule.put("action", "require_approval");
                 rule.put("approval", Map.of("timeout", APPROVAL_TIMEOUT));
-                reason = "each call waits for a human's approval, denied after " + APPROVAL_TIMEOUT;
+                reason = "each call waits for a human's approval on the admin endpoint, denied after " + APPROVAL_TIMEOUT
+                        + " (at once when the agent has no admin endpoint)";
                 break;
         }
         rule.put("reason", category + ": " + tool.evidence() + "; " + reason);
