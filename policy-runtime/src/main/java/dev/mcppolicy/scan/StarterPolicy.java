@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import dev.mcppolicy.policy.Glob;
 import dev.mcppolicy.policy.ToolRisk;
 import dev.mcppolicy.text.DisplayText;
@@ -94,7 +95,10 @@ public final class StarterPolicy {
     public String json() {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = new JsonFactory().createGenerator(text)) {
-            DefaultPrettyPrinter pretty = new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"));
+            DefaultPrettyPrinter pretty = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+                    .withObjectIndenter(new DefaultIndenter("  ", "\n"));
+            pretty.indentArraysWith(new DefaultIndenter("  ", "\n"));
             json.setPrettyPrinter(pretty);
             writeJson(model, json);
         } catch (IOException e) {
