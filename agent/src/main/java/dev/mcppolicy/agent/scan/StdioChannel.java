@@ -135,7 +135,9 @@ final class StdioChannel implements McpChannel {
     private JsonNode next(String method, long deadline) throws ScanException {
         Incoming next;
         try {
-            next = incoming.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            // past the deadline nothing more is read: a server that floods notifications times out as well
+            long left = deadline - System.nanoTime();
+            next = left > 0 ? incoming.poll(left, TimeUnit.NANOSECONDS) : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ScanException(ScanException.TIMEOUT, "interrupted while waiting for the answer to " + method);
