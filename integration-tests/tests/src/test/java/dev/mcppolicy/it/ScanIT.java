@@ -207,7 +207,7 @@ class ScanIT {
 
     private static Map<String, String> categoriesOf(JsonNode tools) {
         Map<String, String> categories = new LinkedHashMap<>();
-        tools.fields().forEachRemaining(tool -> categories.put(tool.getKey(), tool.getValue().path("reason").asText().replaceAll(":.*", "")));
+        tools.properties().forEach(tool -> categories.put(tool.getKey(), tool.getValue().path("reason").asText().replaceAll(":.*", "")));
         return categories;
     }
 
