@@ -37,6 +37,8 @@ public final class PolicyCli {
             "  explain POLICY --tool T [--args JSON] [--client C] [--session S] [--server S]",
             "                                    decide one call and say which rule decided it",
             "  test POLICY CASES                 run table-driven policy tests; exit code = failures",
+            "  scan [-o FILE] [--format json|yaml] [--timeout 10s] (-- COMMAND ARGS... | --url URL [--header \"N: v\"]...)",
+            "                                    ask an MCP server for its tools and write a starter default-deny policy",
             "  approvals list|approve ID|deny ID [--reason R] [--approver NAME] [--admin 127.0.0.1:PORT] [--token-file F]",
             "                                    the calls a running agent holds for approval (its admin endpoint)");
 

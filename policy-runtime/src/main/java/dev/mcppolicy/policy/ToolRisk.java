@@ -52,15 +52,31 @@ public enum ToolRisk {
 
     /** The category of a tool name or a policy key's glob ({@code exec_*}), by the rules above. */
     public static ToolRisk classify(String toolNameOrGlob) {
+        return match(toolNameOrGlob).risk();
+    }
+
+    /** The category of {@code text} and the first word that gave it ({@code null} for READ), by the rules above. */
+    public static Match match(String text) {
         ToolRisk risk = READ;
-        for (String word : words(toolNameOrGlob)) {
+        String matched = null;
+        for (String word : words(text)) {
             for (ToolRisk candidate : values()) {
                 if (candidate.precedence > risk.precedence && candidate.words.contains(word)) {
                     risk = candidate;
+                    matched = word;
                 }
             }
         }
-        return risk;
+        return new Match(risk, matched);
+    }
+
+    /** Whether this category is riskier than {@code other} (DESTRUCTIVE, then EXECUTE, FINANCIAL, WRITE, READ). */
+    public boolean riskierThan(ToolRisk other) {
+        return precedence > other.precedence;
+    }
+
+    /** A category and the listed word that gave it; {@code word} is {@code null} when no listed word matched. */
+    public record Match(ToolRisk risk, String word) {
     }
 
     /** The lower-cased words of {@code name}: runs of letters, split again where camelCase starts a word. */

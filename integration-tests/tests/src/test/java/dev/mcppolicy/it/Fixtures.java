@@ -74,6 +74,15 @@ final class Fixtures {
         return module.resolve("target/classes") + File.pathSeparator + lib + File.separator + "*";
     }
 
+    /** The demo sandbox server's jar ({@code demo-app}), which {@code java -jar} runs as a stdio MCP server. */
+    static Path demoJar() {
+        Path jar = Path.of(System.getProperty("demo.jar", "../../demo-app/target/demo-app.jar")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("demo app not built: " + jar);
+        }
+        return jar;
+    }
+
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
     static String classesOnly(String sdkVersion) {
         return fixtureModule(sdkVersion).resolve("target/classes").toString();
