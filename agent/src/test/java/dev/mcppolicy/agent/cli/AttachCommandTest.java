@@ -20,12 +20,12 @@ class AttachCommandTest {
     @Test
     void argumentsThatNameNoJvmAreUsageErrors() {
         assertThat(command.attach(new String[] {})).isEqualTo(AttachCommand.Exit.USAGE);
-        assertThat(command.attach(new String[] {"-1"})).isEqualTo(AttachCommand.Exit.USAGE);
+        assertThat(command.attach(new String[] {"0"})).isEqualTo(AttachCommand.Exit.USAGE);
         assertThat(command.attach(new String[] {"12", "13"})).isEqualTo(AttachCommand.Exit.USAGE);
         assertThat(command.attach(new String[] {"12", "--policy"})).isEqualTo(AttachCommand.Exit.USAGE);
         assertThat(command.attach(new String[] {"12", "--force"})).isEqualTo(AttachCommand.Exit.USAGE);
         assertThat(command.attach(new String[] {"12", "audit=a,b"})).isEqualTo(AttachCommand.Exit.USAGE);
-        assertThat(errors()).contains("attach: which JVM?", "attach: not a process id: -1", "attach: one PID only, not also 13",
+        assertThat(errors()).contains("attach: which JVM?", "attach: not a process id: 0", "attach: one PID only, not also 13",
                 "attach: --policy needs a file", "attach: unknown option --force", "cannot contain ','", AttachCommand.USAGE);
     }
 

@@ -213,11 +213,12 @@ class AttachIT {
 
     /** A Java runtime without the jdk.attach module, linked once per build from the one the apps run on. */
     private static Path jreWithoutAttach() throws Exception {
-        Path jre = Fixtures.workPath("AttachIT-jre");
+        Path jdk = Path.of(ForkedJvm.javaExecutable()).getParent().getParent();
+        Path jre = Fixtures.workPath("AttachIT-jre-" + jdk.getFileName());
         if (Files.isExecutable(jre.resolve("bin/java"))) {
             return jre;
         }
-        Path jlink = Path.of(ForkedJvm.javaExecutable()).resolveSibling("jlink");
+        Path jlink = jdk.resolve("bin/jlink");
         assumeTrue(Files.isExecutable(jlink), "no jlink next to " + ForkedJvm.javaExecutable());
         Files.createDirectories(jre.getParent());
         Process link = new ProcessBuilder(jlink.toString(), "--add-modules", "java.base,java.instrument,java.management,java.logging",
