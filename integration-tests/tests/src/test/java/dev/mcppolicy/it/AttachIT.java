@@ -204,6 +204,16 @@ class AttachIT {
             }
         }
 
+        try (ForkedJvm refusing = ForkedJvm.start("AttachIT-no-agents", dir, List.of("-XX:-EnableDynamicAgentLoading"),
+                Fixtures.classPath("2.1.0"), "fixture.FixtureServer", List.of("stdio"))) {
+            refusing.awaitStderr(line -> line.equals("FIXTURE SERVER UP stdio"));
+            Run noAgents = attach(dir, List.of(), String.valueOf(refusing.pid()));
+            assertThat(noAgents.exit()).as(noAgents.all()).isEqualTo(6);
+            assertThat(noAgents.err()).anyMatch(line -> line.contains("it was started with -XX:-EnableDynamicAgentLoading"));
+            noAgents.hasNoStackTrace();
+            assertThat(refusing.stderr()).noneMatch(line -> line.startsWith("[mcp-policy]"));
+        }
+
         Path jre = jreWithoutAttach();
         Run noModule = attachWith(dir, List.of(), List.of(jre.resolve("bin/java").toString(), String.valueOf(ProcessHandle.current().pid())));
         assertThat(noModule.exit()).as(noModule.all()).isEqualTo(7);
