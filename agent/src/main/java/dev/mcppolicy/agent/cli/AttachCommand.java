@@ -154,7 +154,8 @@ public final class AttachCommand {
             if (answer == null) {
                 return Exit.ATTACH_FAILED;
             }
-            return print(target, answer, options.size() - (policy == null ? 0 : 1), policy != null);
+            long otherOptions = options.stream().filter(option -> !option.startsWith("policy=")).count();
+            return print(target, answer, otherOptions);
         } catch (IOException e) {
             err.println("attach: cannot make a place for the agent's report: " + e);
             return Exit.ATTACH_FAILED;
@@ -372,7 +373,7 @@ public final class AttachCommand {
         return null;
     }
 
-    private Exit print(Target target, Properties report, int otherOptions, boolean switchAsked) {
+    private Exit print(Target target, Properties report, long otherOptions) {
         String outcome = report.getProperty(AttachReport.OUTCOME, "");
         if (AttachReport.FAILED.equals(outcome)) {
             err.println("attach: the agent failed to start in " + target.shown() + ": " + report.getProperty(AttachReport.ERROR)
@@ -439,7 +440,7 @@ public final class AttachCommand {
             problem = problem || !again;
         }
         String switched = report.getProperty(AttachReport.SWITCH);
-        if (switchAsked && switched != null) {
+        if (switched != null) {
             String detail = report.getProperty(AttachReport.SWITCH_DETAIL, "");
             switch (switched) {
                 case AttachReport.APPLIED:
@@ -449,7 +450,7 @@ public final class AttachCommand {
                     out.println("policy unchanged: " + detail);
                     break;
                 default:
-                    err.println("attach: the policy was NOT switched: " + detail + "; the policy in force stays");
+                    err.println("attach: the policy was NOT switched: " + oneLine(detail) + "; the policy in force stays");
                     problem = true;
             }
         }

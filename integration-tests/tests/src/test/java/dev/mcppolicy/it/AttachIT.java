@@ -88,12 +88,23 @@ class AttachIT {
             assertThat(callText(server, "now-allowed", "delete_everything", "{}")).as("the new policy's default: allow")
                     .isEqualTo("delete_everything done");
 
+            // policy= as an agent option is not checked by the command: the running agent refuses the switch itself
+            Path invalid = Files.writeString(dir.resolve("invalid.json"), Policies.INVALID).toRealPath();
+            Run refused = attach(dir, List.of(), String.valueOf(server.pid()), "policy=" + invalid);
+            assertThat(refused.exit()).as(refused.all()).isEqualTo(1);
+            assertThat(refused.err()).as(refused.all()).anyMatch(line -> line.startsWith("attach: the policy was NOT switched: ")
+                    && line.contains("unknown key 'defualt'") && line.endsWith("; the policy in force stays"));
+            server.awaitStderr(line -> line.startsWith("[mcp-policy] ERROR policy reload rejected: " + invalid));
+            assertThat(callText(server, "kept", "echo", "{\"text\":\"hi\"}"))
+                    .isEqualTo("Policy denied tool 'echo': echo is off after the switch [rule /tools/echo]");
+
             Run third = attach(dir, List.of(), String.valueOf(server.pid()));
             assertThat(third.exit()).as(third.all()).isZero();
             assertThat(third.out()).as(third.all()).anyMatch(line -> line.startsWith("already attached: "))
                     .anyMatch(line -> line.startsWith("policy: " + switched));
             assertThat(server.stderr()).filteredOn(line -> line.startsWith("[mcp-policy] mcp-policy-agent ")).as("one agent").hasSize(1);
-            assertThat(server.stderr()).noneMatch(AGENT_ERRORS);
+            assertThat(server.stderr()).filteredOn(line -> !line.contains("policy reload rejected: " + invalid)
+                    && !line.contains("unknown key 'defualt'")).noneMatch(AGENT_ERRORS);
         }
     }
 
