@@ -22,7 +22,8 @@ final class Agent {
     private Agent() {
     }
 
-    static void start(String args, Instrumentation inst, boolean lateAttach) {
+    /** @param reportPath where an attach wants its report ({@code LateAttach}), or {@code null} */
+    static void start(String args, Instrumentation inst, boolean lateAttach, String reportPath) {
         AgentConfig config = AgentConfig.resolve(args);
         Diagnostics.setDebug(config.debug());
         StartupSummary summary = new StartupSummary();
@@ -43,6 +44,7 @@ final class Agent {
         PolicyLoader loader = new PolicyLoader(policy, policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
                 config.failOpen(), summary, watched, config.reloadInterval(), counters, config, recent, approvals);
         summary.configured(config, workingDirectory);
+        RunningAgent.started(policy, summary, loader);
 
         String audit = config.audit();
         DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
@@ -51,8 +53,12 @@ final class Agent {
                 config.logArguments());
         inst.addTransformer(installer, true);
         if (lateAttach) {
+            // the MCP classes already loaded are woven now: from their next call on, existing servers and clients are decided
             if (installer.activate() != null) {
                 LazyInstaller.retransformLoaded(inst, HookedTypes.INTERNAL_NAMES);
+            }
+            if (reportPath != null) {
+                LateAttach.reportWhenSettled(summary.status(), reportPath);
             }
         } else {
             summary.waitingForMcp(config.serializeStdio());

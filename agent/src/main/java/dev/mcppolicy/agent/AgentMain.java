@@ -23,6 +23,10 @@ public final class AgentMain {
             System.exit(dev.mcppolicy.agent.scan.ScanCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
             return;
         }
+        if (args.length > 0 && args[0].equals("attach")) {
+            System.exit(dev.mcppolicy.agent.cli.AttachCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+            return;
+        }
         Class<?> cli;
         try {
             cli = Class.forName(CLI_CLASS);

@@ -25,15 +25,25 @@ public final class AgentPremain {
     }
 
     private static void start(String args, Instrumentation inst, boolean lateAttach) {
+        // the attach command's report path rides in front of the options (only an attach loads that class)
+        String report = lateAttach ? dev.mcppolicy.agent.attach.AttachReport.reportPath(args) : null;
+        String options = report == null ? args : dev.mcppolicy.agent.attach.AttachReport.options(args);
         try {
             if (System.getProperties().putIfAbsent(STARTED, "true") != null) {
-                System.err.println("[mcp-policy] WARN agent already started in this JVM; ignoring the second start");
+                if (report != null) {
+                    LateAttach.attachedAgain(options, report);
+                } else {
+                    System.err.println("[mcp-policy] WARN agent already started in this JVM; ignoring the second start");
+                }
                 return;
             }
-            Agent.start(args, inst, lateAttach);
+            Agent.start(options, inst, lateAttach, report);
         } catch (Throwable t) {
             System.err.println("[mcp-policy] ERROR agent failed to start; MCP tool calls are NOT policed: " + t);
             t.printStackTrace(System.err);
+            if (report != null) {
+                LateAttach.startFailed(t, report);
+            }
         }
     }
 }

@@ -26,8 +26,12 @@ final class PolicyLoader extends Thread {
     private final String searched;
     private final boolean failOpen;
     private final StartupSummary summary;
-    /** The file to watch for new versions once the first is read, or {@code null}: {@code reload=false}. */
-    private final Path watched;
+    /**
+     * The file to watch for new versions once the first is read, or {@code null}: {@code reload=false}. An
+     * attach with {@code --policy} changes it ({@link #watchInstead}). Guarded by {@code this}, as is {@link #watcher}.
+     */
+    private Path watched;
+    private PolicyWatcher watcher;
     private final Duration reloadInterval;
     private final DecisionCounters counters;
     private final AgentConfig config;
@@ -73,14 +77,34 @@ final class PolicyLoader extends Thread {
         }
         // JMX only now that MCP is here, and on this thread, not the app's
         Decisions.register(counters, summary.status());
-        if (watched != null) {
-            new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC()).start();
-            summary.watching(watched, reloadInterval);
+        synchronized (this) {
+            if (watched != null) {
+                watcher = new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC());
+                watcher.start();
+                summary.watching(watched, reloadInterval);
+            }
         }
         String[] admin = config.admin();
         if (admin != null && recent != null) {
             AdminServer.start(admin[0], Integer.parseInt(admin[1]), config.adminToken(), config.setting(ConfigKey.ADMIN_TOKEN).source(),
                     target, summary, counters, recent, approvals);
+        }
+    }
+
+    /**
+     * With {@code reload=true}, watches {@code file} from now on instead of the file watched so far (an attach
+     * switched the policy to it); the old watcher stops. Without reload, nothing is watched.
+     */
+    synchronized void watchInstead(Path file) {
+        if (watched == null || watched.equals(file)) {
+            return;
+        }
+        watched = file;
+        if (watcher != null) {
+            watcher.interrupt();
+            watcher = new PolicyWatcher(target, file, reloadInterval, summary, Clock.systemUTC());
+            watcher.start();
+            summary.watching(file, reloadInterval);
         }
     }
 }
