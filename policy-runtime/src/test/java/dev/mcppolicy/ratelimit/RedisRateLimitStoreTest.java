@@ -44,7 +44,7 @@ class RedisRateLimitStoreTest extends AbstractRateLimitStoreScenarios {
                 .withTimeout(Duration.ofSeconds(5))
                 .withKeyPrefix("t" + PREFIXES.incrementAndGet() + ":")
                 .withEngineTime(true);
-        RedisRateLimitStore opened = RedisRateLimitStore.open(settings, Duration.ofSeconds(10));
+        RedisRateLimitStore opened = RedisRateLimitStore.open(settings);
         assertThat(opened.unavailableReason()).as("redis answers").isNull();
         return opened;
     }

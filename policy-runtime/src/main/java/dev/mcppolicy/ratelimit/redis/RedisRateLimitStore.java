@@ -7,21 +7,16 @@ import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.ratelimit.Admission;
 import dev.mcppolicy.ratelimit.CounterView;
 import dev.mcppolicy.ratelimit.RateLimitStore;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
-import io.lettuce.core.resource.DefaultClientResources;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.SslVerifyMode;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,10 +27,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -54,81 +46,86 @@ import java.util.concurrent.atomic.AtomicInteger;
  * them a decision touches lies in one Redis Cluster slot. Each key expires once it has been idle for
  * its window, when every algorithm has room for a full burst again, so expiry never changes a decision.
  *
- * <p><b>Connection</b>: one multiplexed connection (Lettuce) shared by every thread; the caller's
- * thread waits at most {@link RedisStoreSettings#timeout()} for the answer, and no thread is made per
- * call. After {@link RedisStoreSettings#failuresToOpen()} failures in a row the store stops waiting:
- * it answers {@link Admission#unavailable} at once while one probe at a time, with backoff, asks Redis
- * on the client's own event loop, and answers normally again after the first probe that succeeds.
- * Each change is reported once to the {@link StoreStateListener}. Lettuce reconnects by itself.
+ * <p><b>Connections</b>: a small pool (Jedis) shared by every thread; a call borrows one, sends one
+ * {@code EVALSHA} and reads the answer on its own thread, waiting at most
+ * {@link RedisStoreSettings#timeout()} for a connection and as long again for the answer (the socket
+ * timeout); no thread is made per call. After {@link RedisStoreSettings#failuresToOpen()} failures in a
+ * row the store stops asking: it answers {@link Admission#unavailable} at once while one probe at a
+ * time, with backoff, asks Redis on a daemon thread that exists only during an outage, and answers
+ * normally again after the first probe that succeeds. Each change is reported once to the
+ * {@link StoreStateListener}. Broken connections are dropped and new ones made as needed.
  *
  * <p>A call that timed out may still be counted by Redis when its command runs late.
  */
 public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable {
     static final String SCRIPT = script();
     static final String SCRIPT_SHA = sha1(SCRIPT);
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     private static final long FIRST_PROBE_MILLIS = 50;
     private static final long LAST_PROBE_MILLIS = 2_000;
     private static final int MOST_RECENT_KEYS = 10_000;
+    /** Connections at most: calls in flight beyond this wait (up to the timeout) for one to be free. */
+    private static final int MOST_CONNECTIONS = 16;
 
     private final RedisStoreSettings settings;
-    private final ClientResources resources;
     private final RedisClient client;
-    private final RedisURI uri;
-    private final long timeoutNanos;
     private final String keyStart;
-    private final CountDownLatch firstAnswer = new CountDownLatch(1);
     private final AtomicInteger failures = new AtomicInteger();
     /** Keys this JVM counted under, by hashed Redis key: what {@link #counters} can name. */
     private final Map<String, String[]> recentKeys = new ConcurrentHashMap<>();
-    private volatile StatefulRedisConnection<String, String> connection;
+    /** Runs the probes; its one thread ends when no probe is due. */
+    private final ScheduledThreadPoolExecutor prober;
     /** Why the store fails fast now, or {@code null} while it asks Redis. */
     private volatile String openReason;
     private volatile boolean closed;
 
     private RedisRateLimitStore(RedisStoreSettings settings) {
         this.settings = settings;
-        this.timeoutNanos = settings.timeout().toNanos();
         this.keyStart = settings.keyPrefix() + "{rl}:";
-        this.resources = DefaultClientResources.builder()
-                .ioThreadPoolSize(1)
-                .computationThreadPoolSize(1)
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(FIRST_PROBE_MILLIS), Duration.ofMillis(LAST_PROBE_MILLIS), 2,
-                        TimeUnit.MILLISECONDS))
-                .build();
         RedisUrl url = settings.url();
-        RedisURI.Builder builder = RedisURI.builder().withHost(url.host()).withPort(url.port()).withDatabase(url.database())
-                .withSsl(url.tls()).withTimeout(settings.timeout());
-        if (url.password() != null) {
-            if (url.user() != null) {
-                builder.withAuthentication(url.user(), url.password().toCharArray());
-            } else {
-                builder.withPassword(url.password().toCharArray());
-            }
+        int timeout = (int) Math.max(1, Math.min(Integer.MAX_VALUE, settings.timeout().toMillis()));
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(timeout)
+                .socketTimeoutMillis(timeout)
+                .database(url.database())
+                .clientName("mcp-policy");
+        if (url.tls()) {
+            // rediss://: TLS with the JVM's trust store, the server's certificate and host name checked
+            config.sslOptions(SslOptions.builder().sslVerifyMode(SslVerifyMode.FULL).build());
         }
-        this.uri = builder.build();
-        this.client = RedisClient.create(resources);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
-                .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
-                .build());
+        if (url.user() != null) {
+            config.user(url.user());
+        }
+        if (url.password() != null) {
+            config.password(url.password());
+        }
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(MOST_CONNECTIONS);
+        pool.setMaxIdle(MOST_CONNECTIONS);
+        pool.setMinIdle(0);
+        pool.setMaxWait(settings.timeout());
+        pool.setBlockWhenExhausted(true);
+        // no evictor thread, no MBean: the host app gets nothing from the pool but its connections
+        pool.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
+        pool.setJmxEnabled(false);
+        this.client = RedisClient.builder().hostAndPort(url.host(), url.port()).clientConfig(config.build()).poolConfig(pool).build();
+        this.prober = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "mcp-policy-redis-probe");
+            thread.setDaemon(true);
+            return thread;
+        });
+        prober.setKeepAliveTime(1, TimeUnit.SECONDS);
+        prober.allowCoreThreadTimeOut(true);
         this.openReason = "connecting to " + url.masked();
     }
 
     /**
-     * Starts connecting to Redis and waits up to {@code startupWait} for its first answer (off the call
-     * path: the agent's policy loader thread). Until Redis answers, calls get {@link Admission#unavailable}.
+     * Connects to Redis and loads the script, on the calling thread (the agent's policy loader, off the
+     * call path). When Redis does not answer, calls get {@link Admission#unavailable} until a probe in
+     * the background reaches it.
      */
-    public static RedisRateLimitStore open(RedisStoreSettings settings, Duration startupWait) {
+    public static RedisRateLimitStore open(RedisStoreSettings settings) {
         RedisRateLimitStore store = new RedisRateLimitStore(settings);
-        store.probe(FIRST_PROBE_MILLIS);
-        try {
-            store.firstAnswer.await(startupWait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        store.probeNow(FIRST_PROBE_MILLIS);
         return store;
     }
 
@@ -221,38 +218,26 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
     }
 
     /** The script's answer, or a {@link StoreFailure} saying why there is none. */
+    @SuppressWarnings("unchecked")
     private List<Object> run(String[] redisKeys, String[] arguments) throws StoreFailure {
-        StatefulRedisConnection<String, String> current = connection;
-        if (current == null) {
-            throw new StoreFailure("not connected to " + settings.url().masked());
-        }
-        long deadline = System.nanoTime() + timeoutNanos;
+        List<String> keyList = List.of(redisKeys);
+        List<String> argumentList = List.of(arguments);
         try {
-            return await(current.async().evalsha(SCRIPT_SHA, ScriptOutputType.MULTI, redisKeys, arguments), deadline);
-        } catch (StoreFailure e) {
-            if (!(e.getCause() instanceof RedisNoScriptException)) {
-                throw e;
+            Object answer;
+            try {
+                answer = client.evalsha(SCRIPT_SHA, keyList, argumentList);
+            } catch (JedisNoScriptException e) {
+                // Redis restarted or its script cache was flushed: EVAL sends the script and caches it again
+                answer = client.eval(SCRIPT, keyList, argumentList);
             }
-            // Redis restarted or its script cache was flushed: EVAL sends the script and caches it again
-            return await(current.async().eval(SCRIPT, ScriptOutputType.MULTI, redisKeys, arguments), deadline);
-        }
-    }
-
-    private List<Object> await(RedisFuture<List<Object>> future, long deadline) throws StoreFailure {
-        try {
-            List<Object> answer = future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             failures.set(0);
-            return answer;
-        } catch (TimeoutException e) {
-            future.cancel(false);
-            throw new StoreFailure("redis did not answer within " + settings.timeout().toMillis() + "ms", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new StoreFailure("redis: " + describe(cause), cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreFailure("interrupted while waiting for redis", e);
+            return (List<Object>) answer;
         } catch (RuntimeException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof SocketTimeoutException) {
+                    throw new StoreFailure("redis did not answer within " + settings.timeout().toMillis() + "ms", e);
+                }
+            }
             throw new StoreFailure("redis: " + describe(e), e);
         }
     }
@@ -271,68 +256,46 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
         return Admission.unavailable(reason);
     }
 
-    /**
-     * One probe in {@code delayMillis}: connects if there is no connection yet, else loads the script
-     * (which Redis must answer, and which a restarted Redis needs anyway). Success closes the circuit;
-     * failure schedules the next probe, twice as late, up to {@value #LAST_PROBE_MILLIS} ms.
-     */
+    /** One probe in {@code delayMillis}, on the prober's thread. */
     private void probe(long delayMillis) {
+        if (!closed) {
+            prober.schedule(() -> probeNow(delayMillis), delayMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Asks Redis to load the script (which it must answer, and which a restarted Redis needs anyway).
+     * Success closes the circuit; failure schedules the next probe, twice as late, up to
+     * {@value #LAST_PROBE_MILLIS} ms.
+     */
+    private void probeNow(long delayMillis) {
         if (closed) {
             return;
         }
-        resources.eventExecutorGroup().schedule(() -> {
-            try {
-                StatefulRedisConnection<String, String> current = connection;
-                if (current == null) {
-                    client.connectAsync(StringCodec.UTF8, uri).whenComplete((made, failure) -> {
-                        if (failure != null) {
-                            probeFailed(delayMillis, failure);
-                        } else {
-                            connection = made;
-                            loadScript(made, delayMillis);
-                        }
-                    });
-                } else {
-                    loadScript(current, delayMillis);
-                }
-            } catch (RuntimeException | LinkageError e) {
-                probeFailed(delayMillis, e);
-            }
-        }, delayMillis, TimeUnit.MILLISECONDS);
-    }
-
-    private void loadScript(StatefulRedisConnection<String, String> current, long delayMillis) {
-        current.async().scriptLoad(SCRIPT).whenComplete((sha, failure) -> {
-            if (failure != null) {
-                probeFailed(delayMillis, failure);
-                return;
-            }
-            String was;
+        try {
+            client.scriptLoad(SCRIPT);
+        } catch (RuntimeException | LinkageError e) {
+            String reason = "cannot reach " + settings.url().masked() + ": " + describe(e);
             synchronized (this) {
-                was = openReason;
-                failures.set(0);
+                if (openReason != null && openReason.startsWith("connecting to ")) {
+                    openReason = reason;
+                    settings.listener().changed(false, reason);
+                }
+            }
+            probe(Math.min(LAST_PROBE_MILLIS, delayMillis * 2));
+            return;
+        }
+        boolean changed;
+        synchronized (this) {
+            changed = openReason != null && !closed;
+            failures.set(0);
+            if (!closed) {
                 openReason = null;
             }
-            if (was != null && !closed) {
-                settings.listener().changed(true, "redis at " + settings.url().masked() + " answers");
-            }
-            firstAnswer.countDown();
-        });
-    }
-
-    private void probeFailed(long delayMillis, Throwable failure) {
-        if (firstAnswer.getCount() > 0) {
-            String reason = "cannot reach " + settings.url().masked() + ": " + describe(failure);
-            synchronized (this) {
-                boolean first = openReason != null && openReason.startsWith("connecting to ");
-                openReason = reason;
-                if (first) {
-                    settings.listener().changed(false, reason);
-                    firstAnswer.countDown();
-                }
-            }
         }
-        probe(Math.min(LAST_PROBE_MILLIS, delayMillis * 2));
+        if (changed) {
+            settings.listener().changed(true, "redis at " + settings.url().masked() + " answers");
+        }
     }
 
     private String[] arguments(String mode, Limit[] limits, long nowMillis) {
@@ -367,13 +330,13 @@ public final class RedisRateLimitStore implements RateLimitStore, AutoCloseable 
         return message == null || message.isEmpty() ? failure.getClass().getSimpleName() : message;
     }
 
-    /** Closes the connection and the client's threads; calls answer unavailable afterwards. */
+    /** Closes the connections and stops probing; calls answer unavailable afterwards. */
     @Override
     public void close() {
         closed = true;
         openReason = "the store is closed";
-        client.shutdownAsync(0, 2, TimeUnit.SECONDS);
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
+        prober.shutdownNow();
+        client.close();
     }
 
     private static String script() {
