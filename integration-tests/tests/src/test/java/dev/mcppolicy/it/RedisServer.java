@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * (A copy of policy-runtime's test helper of the same name.) A real {@code redis-server} of this test's own on a free loopback port, without persistence. Missing
- * {@code redis-server} skips the test, unless {@code -Dmcppolicy.require_redis=true} (set by
+ * {@code redis-server} skips the test, unless {@code -Dci.require_redis=true} (set by
  * {@code .ci/run}, which installs it) makes that a failure.
  */
 final class RedisServer implements AutoCloseable {
@@ -34,7 +34,7 @@ final class RedisServer implements AutoCloseable {
         String binary = binary();
         if (binary == null) {
             String why = "redis-server is not installed (apt-get install redis-server; .ci/run installs it)";
-            if (Boolean.getBoolean("mcppolicy.require_redis")) {
+            if (Boolean.getBoolean("ci.require_redis")) {
                 throw new IllegalStateException(why);
             }
             Assumptions.abort(why);
