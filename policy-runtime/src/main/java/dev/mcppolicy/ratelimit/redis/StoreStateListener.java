@@ -5,7 +5,7 @@ public interface StoreStateListener {
     StoreStateListener NONE = (available, detail) -> { };
 
     /**
-     * Called once per change, never per call, on a thread of the Redis client: must not block.
+     * Called once per change, never per call, on the thread of the call that failed or of the probe: must not block.
      *
      * @param available whether the store answers again ({@code true}) or now fails fast ({@code false})
      * @param detail why, for one log line (never a password)
