@@ -6,6 +6,7 @@ import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.status.StartupSummary;
+import dev.mcppolicy.agent.store.Stores;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.metrics.Decisions;
@@ -64,7 +65,7 @@ final class PolicyLoader extends Thread {
             if (TestHooks.GATED) {
                 TestHooks.awaitGate();
             }
-            read = PolicyReader.read(path, searched, failOpen, Clock.systemUTC());
+            read = PolicyReader.read(path, searched, failOpen, Clock.systemUTC(), Stores.configured(config, summary));
         } catch (Throwable t) {
             read = PolicyReader.read(null, "(the policy loader failed: " + t + ")", failOpen, Clock.systemUTC());
         }

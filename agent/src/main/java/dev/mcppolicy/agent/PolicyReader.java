@@ -8,7 +8,6 @@ import dev.mcppolicy.log.DecisionRecord;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyParser;
-import dev.mcppolicy.ratelimit.RateLimitStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,6 +25,19 @@ public final class PolicyReader {
      * @param searched where it was looked for, for the message when {@code path} is {@code null}
      */
     public static PolicySnapshot read(Path path, String searched, boolean failOpen, Clock clock) {
+        return read(path, searched, failOpen, clock, null);
+    }
+
+    /**
+     * {@link #read(Path, String, boolean, Clock)} on {@code options} (the configured store and
+     * {@code store_fail}; {@code null}: a new in-memory store), which the snapshot keeps for reloads.
+     */
+    public static PolicySnapshot read(Path path, String searched, boolean failOpen, Clock clock, EngineOptions options) {
+        PolicySnapshot read = readOn(path, searched, failOpen, clock, options);
+        return options == null ? read : read.withOptions(options);
+    }
+
+    private static PolicySnapshot readOn(Path path, String searched, boolean failOpen, Clock clock, EngineOptions options) {
         if (path == null) {
             return PolicySnapshot.unavailable("no policy file found (looked for " + searched + ")", null, null, failOpen);
         }
@@ -37,7 +49,7 @@ public final class PolicyReader {
             // a file that cannot be read is parsed by path, which reports it as PolicyParser does
             Policy policy = bytes == null ? PolicyParser.parse(path) : PolicyParser.parse(bytes, PolicyParser.formatOf(path.toString()),
                     path.toString());
-            return built(policy, path, failOpen, clock, null, bytes);
+            return built(policy, path, failOpen, clock, options, bytes);
         } catch (PolicyException e) {
             return invalid(path, e, failOpen);
         } catch (RuntimeException | LinkageError e) {
@@ -51,9 +63,15 @@ public final class PolicyReader {
      * or an unavailable snapshot with every parse error when the new version is invalid.
      */
     public static PolicySnapshot reread(Path path, byte[] bytes, PolicySnapshot previous, Clock clock) {
+        EngineOptions options = previous.options();
+        PolicySnapshot next = rereadOn(path, bytes, previous, clock, options);
+        return options == null ? next : next.withOptions(options);
+    }
+
+    private static PolicySnapshot rereadOn(Path path, byte[] bytes, PolicySnapshot previous, Clock clock, EngineOptions options) {
         try {
             Policy policy = PolicyParser.parse(bytes, PolicyParser.formatOf(path.toString()), path.toString());
-            return built(policy, path, previous.failOpen(), clock, previous.engine() == null ? null : previous.engine().store(), bytes);
+            return built(policy, path, previous.failOpen(), clock, options, bytes);
         } catch (PolicyException e) {
             return invalid(path, e, previous.failOpen());
         } catch (RuntimeException | LinkageError e) {
@@ -69,8 +87,8 @@ public final class PolicyReader {
         }
     }
 
-    private static PolicySnapshot built(Policy policy, Path path, boolean failOpen, Clock clock, RateLimitStore store, byte[] source) {
-        PolicyEngine engine = store == null ? PolicyEngine.of(policy, clock) : PolicyEngine.of(policy, clock, EngineOptions.withStore(store));
+    private static PolicySnapshot built(Policy policy, Path path, boolean failOpen, Clock clock, EngineOptions options, byte[] source) {
+        PolicyEngine engine = options == null ? PolicyEngine.of(policy, clock) : PolicyEngine.of(policy, clock, options);
         // off the call path: the loader (or reload) thread sets up the counters and rehearses every rule,
         // building (never emitting) the decision line, audit record and admin entry of each rehearsed call
         engine.warmUp(PolicyReader::rehearseLines);

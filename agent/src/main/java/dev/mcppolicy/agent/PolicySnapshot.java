@@ -2,6 +2,7 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.EngineOptions;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
@@ -28,6 +29,8 @@ public final class PolicySnapshot {
     private final boolean failOpen;
     /** The policy file's text as it was read, or {@code null}. */
     private final String source;
+    /** The store and {@code store_fail} this snapshot's engine was built on, for the next version of the file; {@code null}: the defaults. */
+    private EngineOptions options;
 
     private PolicySnapshot(PolicyEngine engine, String unavailableReason, String details, Path path, boolean failOpen, String source) {
         this.engine = engine;
@@ -53,6 +56,21 @@ public final class PolicySnapshot {
      */
     static PolicySnapshot unavailable(String reason, String details, Path path, boolean failOpen) {
         return new PolicySnapshot(null, reason, details, path, failOpen, null);
+    }
+
+    /** This snapshot with {@code engineOptions} recorded for the reloads that follow it. */
+    PolicySnapshot withOptions(EngineOptions engineOptions) {
+        PolicySnapshot copy = new PolicySnapshot(engine, unavailableReason, details, path, failOpen, source);
+        copy.options = engineOptions;
+        return copy;
+    }
+
+    /**
+     * The options to build the next version of the policy on: the ones recorded, else the engine's
+     * store with the defaults, else {@code null} (a new in-memory store).
+     */
+    EngineOptions options() {
+        return options != null ? options : engine != null ? EngineOptions.withStore(engine.store()) : null;
     }
 
     /** Decides one call; a {@code require_approval} outcome is denied (no channel to ask a person through). */

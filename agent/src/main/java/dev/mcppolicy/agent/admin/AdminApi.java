@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.admin;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.config.AgentConfig.Setting;
+import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
@@ -113,7 +114,10 @@ final class AdminApi {
         for (Setting setting : status.configuration()) {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("key", setting.key().key());
-            entry.put("value", setting.key().type() == ConfigKey.Type.SECRET ? (setting.value() == null ? "random" : "(set)")
+            ConfigKey.Type type = setting.key().type();
+            entry.put("value", type == ConfigKey.Type.SECRET ? (setting.value() == null ? "random" : "(set)")
+                    : type == ConfigKey.Type.PASSWORD ? (setting.value() == null ? null : "(set)")
+                    : type == ConfigKey.Type.STORE && setting.value() != null ? AgentConfig.maskedStore(setting.value())
                     : setting.value());
             entry.put("source", setting.source());
             configuration.add(entry);

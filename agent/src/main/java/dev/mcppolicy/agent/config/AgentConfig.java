@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent.config;
 
+import dev.mcppolicy.ratelimit.redis.RedisUrl;
 import dev.mcppolicy.text.DisplayText;
 import dev.mcppolicy.text.Suggestions;
 import java.nio.file.Files;
@@ -120,7 +121,45 @@ public final class AgentConfig {
                     + "a random one is used instead");
             return new Setting(key, null, source, "(hidden)");
         }
+        if (key.type() == ConfigKey.Type.PASSWORD) {
+            return new Setting(key, value.isEmpty() ? null : value, source, null);
+        }
+        if (key.type() == ConfigKey.Type.STORE) {
+            if (value.equalsIgnoreCase("memory")) {
+                return new Setting(key, "memory", source, null);
+            }
+            try {
+                RedisUrl.parse(value);
+                return new Setting(key, value, source, null);
+            } catch (IllegalArgumentException e) {
+                // the value may hold a password: shown masked, never as given
+                problems.add(key.key() + "=" + shown(maskedStore(value)) + " (from " + source + ") is not valid: " + e.getMessage()
+                        + "; every call with rate limits is denied (rate limit store unavailable) until it is fixed");
+                return new Setting(key, null, source, maskedStore(value));
+            }
+        }
+        if (key.type() == ConfigKey.Type.TEXT) {
+            boolean printable = !value.isEmpty() && value.length() <= 100;
+            for (int i = 0; i < value.length() && printable; i++) {
+                printable = value.charAt(i) > ' ' && value.charAt(i) < 127;
+            }
+            if (printable) {
+                return new Setting(key, value, source, null);
+            }
+            problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not 1 to 100 printable characters without spaces"
+                    + "; using the default, " + key.key() + "=" + key.defaultValue());
+            return new Setting(key, key.defaultValue(), source, given);
+        }
         String lower = value.toLowerCase(Locale.ROOT);
+        if (key.type() == ConfigKey.Type.TIMEOUT) {
+            Duration timeout = duration(lower, Duration.ofMillis(1), Duration.ofSeconds(10));
+            if (timeout != null) {
+                return new Setting(key, lower, source, null);
+            }
+            problems.add(key.key() + "=" + shown(given) + " (from " + source + ") is not a duration from 1ms to 10s (50ms, 1s)"
+                    + "; using the default, " + key.key() + "=" + key.defaultValue());
+            return new Setting(key, key.defaultValue(), source, given);
+        }
         if (key.type() == ConfigKey.Type.ADDRESS) {
             if (lower.isEmpty()) {
                 return new Setting(key, null, source, null);
@@ -338,6 +377,11 @@ public final class AgentConfig {
 
     /** {@code 500ms}, {@code 2s}, {@code 1m} from 100 ms to 1 h, or {@code null}. */
     static Duration duration(String text) {
+        return duration(text, Duration.ofMillis(100), Duration.ofHours(1));
+    }
+
+    /** {@code 500ms}, {@code 2s}, {@code 1m} from {@code min} to {@code max}, or {@code null}. */
+    static Duration duration(String text, Duration min, Duration max) {
         String unit = text.endsWith("ms") ? "ms" : text.endsWith("s") ? "s" : text.endsWith("m") ? "m" : null;
         String digits = unit == null ? "" : text.substring(0, text.length() - unit.length());
         if (digits.isEmpty() || digits.length() > 7) {
@@ -350,7 +394,50 @@ public final class AgentConfig {
         }
         long amount = Long.parseLong(digits);
         Duration d = unit.equals("ms") ? Duration.ofMillis(amount) : unit.equals("s") ? Duration.ofSeconds(amount) : Duration.ofMinutes(amount);
-        return d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofHours(1)) > 0 ? null : d;
+        return d.compareTo(min) < 0 || d.compareTo(max) > 0 ? null : d;
+    }
+
+    /** A {@code store} value with any password replaced by {@code ***}. */
+    public static String maskedStore(String value) {
+        int scheme = value.indexOf("://");
+        int at = value.lastIndexOf('@');
+        if (scheme < 0 || at < scheme) {
+            return value;
+        }
+        String userInfo = value.substring(scheme + 3, at);
+        int colon = userInfo.indexOf(':');
+        String masked = colon < 0 ? "***" : userInfo.substring(0, colon) + ":***";
+        return value.substring(0, scheme + 3) + masked + value.substring(at);
+    }
+
+    /**
+     * The Redis store's server ({@code store}, with {@code store_password} when set), {@code null} for
+     * the in-memory store; throws {@link IllegalStateException} when {@code store} was not valid.
+     */
+    public RedisUrl redisStore() {
+        Setting store = settings.get(ConfigKey.STORE);
+        if (store.rejected() != null) {
+            throw new IllegalStateException("store=" + store.rejected() + " (from " + store.source() + ") is not valid");
+        }
+        if ("memory".equals(store.value())) {
+            return null;
+        }
+        RedisUrl url = RedisUrl.parse(store.value());
+        String password = value(ConfigKey.STORE_PASSWORD);
+        return password == null ? url : url.withPassword(password);
+    }
+
+    /** Whether a call with limits is let through when the store cannot answer ({@code store_fail=allow}). */
+    public boolean storeFailOpen() {
+        return "allow".equals(value(ConfigKey.STORE_FAIL));
+    }
+
+    public Duration storeTimeout() {
+        return duration(value(ConfigKey.STORE_TIMEOUT), Duration.ofMillis(1), Duration.ofSeconds(10));
+    }
+
+    public String storeKeyPrefix() {
+        return value(ConfigKey.STORE_KEY_PREFIX);
     }
 
     /** How many calls may be held for approval at once ({@code approval.max_pending}). */

@@ -30,7 +30,17 @@ public enum ConfigKey {
     ADMIN_TOKEN("admin_token", Type.SECRET, null, "unset: a random token, in a file only the user can read",
             "the admin endpoint's bearer token"),
     APPROVAL_MAX_PENDING("approval.max_pending", Type.COUNT, "100", "100",
-            "how many calls may wait for approval at once; one more is denied (too many calls awaiting approval)");
+            "how many calls may wait for approval at once; one more is denied (too many calls awaiting approval)"),
+    STORE("store", Type.STORE, "memory", "memory",
+            "where rate-limit counters live: memory (this JVM) or redis://[user:password@]host:port[/db] (rediss:// for TLS), shared by a fleet"),
+    STORE_PASSWORD("store_password", Type.PASSWORD, null, "unset: the password in store, if any",
+            "the Redis password (best set as MCPPOLICY_STORE_PASSWORD; never shown)"),
+    STORE_FAIL("store_fail", Type.CHOICE, "deny", List.of("deny", "allow"),
+            "what a call with limits gets when the store cannot answer: deny (rate limit store unavailable) or allow (logged would=DENY)"),
+    STORE_TIMEOUT("store_timeout", Type.TIMEOUT, "50ms", "50ms",
+            "how long a decision waits for Redis; after 3 failures in a row the store fails fast and probes in the background"),
+    STORE_KEY_PREFIX("store_key_prefix", Type.TEXT, "mcp-policy:", "mcp-policy:",
+            "what every Redis key starts with; fleets that share a Redis but not their budgets use different ones");
 
     /** What a key's value is. */
     public enum Type {
@@ -40,7 +50,15 @@ public enum ConfigKey {
         /** A credential: never shown, in the startup summary or anywhere else. */
         SECRET,
         /** A whole number from 1 to 10,000. */
-        COUNT
+        COUNT,
+        /** {@code memory} or a Redis URL; whether a URL is valid is checked without loading the Redis client. */
+        STORE,
+        /** A credential of any length: never shown. */
+        PASSWORD,
+        /** A duration from 1 ms to 10 s ({@code 50ms}, {@code 1s}). */
+        TIMEOUT,
+        /** Up to 100 printable characters, no spaces. */
+        TEXT
     }
 
     private final String key;

@@ -13,6 +13,12 @@ final class Slf4jSink implements DecisionSink {
     private final Method warn;
     private final String factory;
 
+    /**
+     * The app's SLF4J package, built at run time: the agent bundles an SLF4J of its own for the Redis
+     * client, relocated, and the shade plugin rewrites every string constant that names {@code org.slf4j}.
+     */
+    private static final String APP_SLF4J = "org".concat(".slf4j.");
+
     private Slf4jSink(Object logger, Method info, Method warn, String factory) {
         this.logger = logger;
         this.info = info;
@@ -23,15 +29,15 @@ final class Slf4jSink implements DecisionSink {
     /** The app's SLF4J logger, or {@code null} when SLF4J is absent or has no real provider. */
     static Slf4jSink find(ClassLoader loader) {
         try {
-            Class<?> loggerFactory = Class.forName("org.slf4j.LoggerFactory", true, loader);
+            Class<?> loggerFactory = Class.forName(APP_SLF4J + "LoggerFactory", true, loader);
             Object factory = loggerFactory.getMethod("getILoggerFactory").invoke(null);
             String factoryName = factory == null ? "none" : factory.getClass().getName();
-            if (factory == null || factoryName.startsWith("org.slf4j.helpers.NOP")
-                    || factoryName.startsWith("org.slf4j.helpers.SubstituteLoggerFactory")) {
+            if (factory == null || factoryName.startsWith(APP_SLF4J + "helpers.NOP")
+                    || factoryName.startsWith(APP_SLF4J + "helpers.SubstituteLoggerFactory")) {
                 return null;
             }
             Object logger = loggerFactory.getMethod("getLogger", String.class).invoke(null, LOGGER_NAME);
-            Class<?> loggerType = Class.forName("org.slf4j.Logger", false, loader);
+            Class<?> loggerType = Class.forName(APP_SLF4J + "Logger", false, loader);
             return new Slf4jSink(logger, loggerType.getMethod("info", String.class),
                     loggerType.getMethod("warn", String.class), factoryName);
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {

@@ -80,6 +80,16 @@ public final class Decisions implements DecisionsMXBean {
     }
 
     @Override
+    public String getStoreState() {
+        return status.storeState();
+    }
+
+    @Override
+    public long getStoreOutages() {
+        return status.storeOutages();
+    }
+
+    @Override
     public String getPolicySha256() {
         String sha256 = status.policy().sha256();
         return sha256 == null ? "" : sha256;

@@ -31,6 +31,12 @@ public interface DecisionsMXBean {
     /** Errors inside the agent's hooks (each one answered by {@code on_error}). */
     long getAgentErrors();
 
+    /** The rate-limit store: {@code memory}, {@code redis: available} or {@code redis: unavailable}. */
+    String getStoreState();
+
+    /** How often the Redis store became unavailable (calls with limits then decided by {@code store_fail}). */
+    long getStoreOutages();
+
     /** The SHA-256 of the policy in force, or empty when none is (every call answered by {@code on_error}). */
     String getPolicySha256();
 

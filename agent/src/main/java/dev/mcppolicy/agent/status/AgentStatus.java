@@ -28,6 +28,8 @@ public final class AgentStatus {
     private volatile ReloadResult lastReload;
     private final java.util.concurrent.atomic.AtomicLong reloadsApplied = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong reloadsRejected = new java.util.concurrent.atomic.AtomicLong();
+    private volatile String storeState = "memory";
+    private final java.util.concurrent.atomic.AtomicLong storeOutages = new java.util.concurrent.atomic.AtomicLong();
 
     AgentStatus() {
     }
@@ -182,6 +184,24 @@ public final class AgentStatus {
         public Errors {
             adviceErrorsByKind = Collections.unmodifiableMap(new TreeMap<>(adviceErrorsByKind));
             listenerErrors = Collections.unmodifiableMap(new TreeMap<>(listenerErrors));
+        }
+    }
+
+    /** The rate-limit store now: {@code memory}, {@code redis: available} or {@code redis: unavailable}. */
+    public String storeState() {
+        return storeState;
+    }
+
+    /** How often the shared store became unavailable (each time, calls with limits were decided by {@code store_fail}). */
+    public long storeOutages() {
+        return storeOutages.get();
+    }
+
+    /** Records the shared store's state after a change (one per change, never per call). */
+    public void storeChanged(boolean available) {
+        storeState = available ? "redis: available" : "redis: unavailable";
+        if (!available) {
+            storeOutages.incrementAndGet();
         }
     }
 }

@@ -59,6 +59,12 @@ public final class StartupSummary {
     }
 
     private static String shown(Setting setting, Path workingDirectory) {
+        if (setting.key().type() == ConfigKey.Type.PASSWORD) {
+            return setting.value() == null ? "unset" : "(set)";
+        }
+        if (setting.key().type() == ConfigKey.Type.STORE) {
+            return setting.value() == null ? "(not valid)" : AgentConfig.maskedStore(setting.value());
+        }
         if (setting.key().type() == ConfigKey.Type.SECRET) {
             return setting.value() == null ? "random" : "(set)";
         }

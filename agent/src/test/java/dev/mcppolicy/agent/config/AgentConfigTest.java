@@ -1,8 +1,10 @@
 package dev.mcppolicy.agent.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mcppolicy.agent.config.AgentConfig.Setting;
+import dev.mcppolicy.ratelimit.redis.RedisUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,8 +58,10 @@ class AgentConfigTest {
     static Stream<Arguments> badValues() {
         Stream.Builder<Arguments> all = Stream.builder();
         for (ConfigKey key : ConfigKey.values()) {
-            if (key.type() == ConfigKey.Type.PATH || key.type() == ConfigKey.Type.ADDRESS || key.type() == ConfigKey.Type.SECRET) {
-                continue;
+            if (key.type() == ConfigKey.Type.PATH || key.type() == ConfigKey.Type.ADDRESS || key.type() == ConfigKey.Type.SECRET
+                    || key.type() == ConfigKey.Type.STORE || key.type() == ConfigKey.Type.PASSWORD || key.type() == ConfigKey.Type.TEXT
+                    || key.type() == ConfigKey.Type.TIMEOUT) {
+                continue; // each has a test of its own
             }
             for (String bad : List.of("yes", "maybe", "", key.type() == ConfigKey.Type.COUNT ? "0" : "1", "deny allow")) {
                 all.add(Arguments.of(key, bad, "args"));
@@ -173,7 +177,7 @@ class AgentConfigTest {
 
     private static String known() {
         return "policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio, admin, admin_token,"
-                + " approval.max_pending";
+                + " approval.max_pending, store, store_password, store_fail, store_timeout, store_key_prefix";
     }
 
     @ParameterizedTest
@@ -181,7 +185,9 @@ class AgentConfigTest {
     void everyKeyIsReadFromItsPropertyAndItsEnvironmentVariable(ConfigKey key) {
         String value = key.type() == ConfigKey.Type.PATH ? "some/file" : key.type() == ConfigKey.Type.DURATION ? "500ms"
                 : key.type() == ConfigKey.Type.ADDRESS ? "127.0.0.1:9464" : key.type() == ConfigKey.Type.SECRET ? "0123456789abcdefXYZ"
-                : key.type() == ConfigKey.Type.COUNT ? "250"
+                : key.type() == ConfigKey.Type.COUNT ? "250" : key.type() == ConfigKey.Type.STORE ? "redis://10.0.0.5:6380/2"
+                : key.type() == ConfigKey.Type.PASSWORD ? "s3cret" : key.type() == ConfigKey.Type.TIMEOUT ? "20ms"
+                : key.type() == ConfigKey.Type.TEXT ? "fleet-a:"
                 : key.allowed().get(key.allowed().size() - 1);
         assertThat(AgentConfig.resolve(null, Map.of("mcppolicy." + key.key(), value), NONE).setting(key))
                 .isEqualTo(new Setting(key, value, "-Dmcppolicy." + key.key(), null));
@@ -236,5 +242,40 @@ class AgentConfigTest {
         AgentConfig empty = AgentConfig.resolve("admin_token=", NONE, NONE);
         assertThat(empty.adminToken()).isNull();
         assertThat(empty.problems()).isEmpty();
+    }
+
+    @Test
+    void aRedisStoreIsReadWithItsPasswordFromTheEnvironmentAndNeverShown() {
+        AgentConfig config = AgentConfig.resolve("store=redis://app:inline@10.0.0.5:6380/2,store_timeout=20ms,store_fail=allow", NONE,
+                Map.of("MCPPOLICY_STORE_PASSWORD", "from-env"));
+        assertThat(config.problems()).isEmpty();
+        assertThat(config.redisStore()).isEqualTo(new RedisUrl(false, "app", "from-env", "10.0.0.5", 6380, 2));
+        assertThat(config.redisStore().masked()).isEqualTo("redis://app:***@10.0.0.5:6380/2");
+        assertThat(AgentConfig.maskedStore("rediss://app:inline@h:1")).isEqualTo("rediss://app:***@h:1");
+        assertThat(AgentConfig.maskedStore("redis://inline@h:1")).isEqualTo("redis://***@h:1");
+        assertThat(config.storeTimeout()).isEqualTo(java.time.Duration.ofMillis(20));
+        assertThat(config.storeFailOpen()).isTrue();
+        assertThat(config.storeKeyPrefix()).isEqualTo("mcp-policy:");
+        assertThat(AgentConfig.resolve(null, NONE, NONE).redisStore()).as("store=memory, the default").isNull();
+    }
+
+    @Test
+    void aStoreThatIsNotAValidUrlIsAProblemThatNeverShowsItsPassword() {
+        for (String bad : List.of("redis://:hunter2@nohost", "http://x:1", "redis://u:hunter2@h:99999", "redis://h:1/db", "memroy")) {
+            AgentConfig config = AgentConfig.resolve("store=" + bad, NONE, NONE);
+            assertThat(config.problems()).as(bad).singleElement().asString().startsWith("store=").contains(" is not valid: ")
+                    .doesNotContain("hunter2").endsWith("every call with rate limits is denied (rate limit store unavailable) until it is fixed");
+            assertThatThrownBy(config::redisStore).isInstanceOf(IllegalStateException.class).hasMessageNotContaining("hunter2");
+        }
+    }
+
+    @Test
+    void storeTimeoutAndKeyPrefixOutsideTheirRangeKeepTheirDefaults() {
+        AgentConfig config = AgentConfig.resolve("store_timeout=0ms,store_key_prefix=has space", NONE, NONE);
+        assertThat(config.problems()).hasSize(2);
+        assertThat(config.storeTimeout()).isEqualTo(java.time.Duration.ofMillis(50));
+        assertThat(config.storeKeyPrefix()).isEqualTo("mcp-policy:");
+        assertThat(AgentConfig.resolve("store_timeout=11s", NONE, NONE).problems()).singleElement().asString()
+                .contains("is not a duration from 1ms to 10s");
     }
 }

@@ -43,6 +43,18 @@ class ConfigTableTest {
         if (key.type() == ConfigKey.Type.COUNT) {
             return "a whole number from 1 to 10000";
         }
+        if (key.type() == ConfigKey.Type.STORE) {
+            return "`memory`, `redis://[user:password@]host:port[/db]`, `rediss://...`";
+        }
+        if (key.type() == ConfigKey.Type.PASSWORD) {
+            return "a string";
+        }
+        if (key.type() == ConfigKey.Type.TIMEOUT) {
+            return "a duration: `50ms`, `1s` (1 ms to 10 s)";
+        }
+        if (key.type() == ConfigKey.Type.TEXT) {
+            return "1 to 100 printable characters, no spaces";
+        }
         if (key.allowed().isEmpty()) {
             return "a path";
         }

@@ -26,6 +26,16 @@ class StartupSummaryTest {
     private final StartupSummary summary = new StartupSummary();
 
     @Test
+    void theConfigurationLineShowsARedisStoreWithItsPasswordMasked() {
+        AgentConfig config = AgentConfig.resolve("store=redis://app:hunter2@10.0.0.5:6379", NONE_MAP, Map.of("MCPPOLICY_STORE_PASSWORD", "x"));
+        List<String> lines = stderrOf(() -> summary.configured(config, CWD));
+        assertThat(lines).singleElement().asString().contains("store=redis://app:***@10.0.0.5:6379 (agent-args)")
+                .contains("store_password=(set) (MCPPOLICY_STORE_PASSWORD)").doesNotContain("hunter2");
+    }
+
+    private static final Map<String, String> NONE_MAP = Map.of();
+
+    @Test
     void theConfigurationLineShowsEveryKeyWithItsValueAndSource() {
         AgentConfig config = AgentConfig.resolve("log=off,audit=audit/decisions.jsonl", Map.of("mcppolicy.debug", "true"),
                 Map.of("MCPPOLICY_ON_ERROR", "allow"));
@@ -34,7 +44,8 @@ class StartupSummaryTest {
                 + " (MCPPOLICY_ON_ERROR), log=off (agent-args), audit=/srv/app/audit/decisions.jsonl (agent-args),"
                 + " log_arguments=false (default), debug=true (-Dmcppolicy.debug), reload=true (default), reload_interval=2s (default),"
                 + " serialize_stdio=true (default), admin=off (default), admin_token=random (default),"
-                + " approval.max_pending=100 (default)");
+                + " approval.max_pending=100 (default), store=memory (default), store_password=unset (default),"
+                + " store_fail=deny (default), store_timeout=50ms (default), store_key_prefix=mcp-policy: (default)");
         assertThat(summary.status().configuration()).isEqualTo(config.settings());
         assertThat(summary.status().decisionLog()).isEqualTo("off");
     }
@@ -46,7 +57,7 @@ class StartupSummaryTest {
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("[mcp-policy] ERROR configuration: unknown key 'polcy' in agent-args; did you mean policy?"
                 + " (known: policy, on_error, log, audit, log_arguments, debug, reload, reload_interval, serialize_stdio, admin, admin_token,"
-                + " approval.max_pending)");
+                + " approval.max_pending, store, store_password, store_fail, store_timeout, store_key_prefix)");
         assertThat(lines.get(1)).isEqualTo("[mcp-policy] ERROR configuration: debug='yes' (from agent-args) is not one of true|false;"
                 + " using the default, debug=false");
         assertThat(lines.get(2)).contains(", debug=false (default; the value in agent-args is not valid), ");

@@ -18,32 +18,40 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class RateLimitStoreTest {
+/**
+ * The behaviour every {@link RateLimitStore} shares, run on each: the three algorithms, keys, shared
+ * counters, all-or-nothing, a reload's changed max or algorithm, and many threads at once. A subclass
+ * gives the store, which tells time by the {@code nowMillis} the scenarios pass.
+ */
+abstract class AbstractRateLimitStoreScenarios {
     /** Starts one second before a UTC minute boundary, so fixed windows have an edge to cross. */
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:59Z"));
-    private final RateLimitStore store = RateLimitStore.inMemory();
+    protected final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:59Z"));
+    protected final RateLimitStore store = newStore();
 
-    private static Limit limit(String counter, Duration window, long max, Scope scope, Algorithm algorithm) {
+    /** A new, empty store that takes its time from the calls' {@code nowMillis}. */
+    protected abstract RateLimitStore newStore();
+
+    protected static Limit limit(String counter, Duration window, long max, Scope scope, Algorithm algorithm) {
         return new Limit(counter, window, max, scope, algorithm);
     }
 
     /** Takes from every limit under {@link RateLimitStore#GLOBAL_KEY}, the key the engine gives a global limit. */
-    private Admission take(Limit... limits) {
+    protected Admission take(Limit... limits) {
         return takeAs(RateLimitStore.GLOBAL_KEY, limits);
     }
 
     /** Takes from every limit under {@code key}. */
-    private Admission takeAs(String key, Limit... limits) {
+    protected Admission takeAs(String key, Limit... limits) {
         String[] keys = new String[limits.length];
         Arrays.fill(keys, key);
         return store.tryAcquire(limits, keys, clock.millis());
     }
 
-    private int admittedOf(int attempts, Limit limit) {
+    protected int admittedOf(int attempts, Limit limit) {
         return admittedOf(attempts, RateLimitStore.GLOBAL_KEY, limit);
     }
 
-    private int admittedOf(int attempts, String key, Limit limit) {
+    protected int admittedOf(int attempts, String key, Limit limit) {
         int admitted = 0;
         for (int i = 0; i < attempts; i++) {
             if (takeAs(key, limit).admitted()) {
@@ -227,26 +235,6 @@ class RateLimitStoreTest {
             clock.advance(Duration.ofMinutes(5));
             assertThat(admittedOf(3, "alice", limit)).as(algorithm + ": after expiry the key is as full as it would be anyway").isEqualTo(2);
         }
-    }
-
-    /**
-     * The store has no clock: its key caches expire by the {@code nowMillis} the calls bring. A state is
-     * seen to have expired when a limit with a longer window, sharing its counter, finds it fresh.
-     */
-    @Test
-    void keyCachesExpireByTheTimeTheCallsBring() {
-        Limit thirtySeconds = limit("x", Duration.ofSeconds(30), 2, Scope.CLIENT, Algorithm.SLIDING);
-        Limit aMinute = limit("x", Duration.ofMinutes(1), 2, Scope.CLIENT, Algorithm.SLIDING);
-        long start = Instant.parse("2026-06-01T12:00:00Z").toEpochMilli();
-        for (String key : List.of("alice", "bob")) {
-            assertThat(store.tryAcquire(thirtySeconds, key, start).admitted()).isTrue();
-            assertThat(store.tryAcquire(thirtySeconds, key, start).admitted()).isTrue();
-        }
-
-        assertThat(store.tryAcquire(aMinute, "bob", start + 29_000).admitted())
-                .as("29 s after its last call, bob's state is still there: both calls are inside the minute").isFalse();
-        assertThat(store.tryAcquire(aMinute, "alice", start + 31_000).admitted())
-                .as("31 s after, alice's state has expired, by the time the call brought").isTrue();
     }
 
     @Test
