@@ -8,6 +8,7 @@ import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.ratelimit.redis.RedisRateLimitStore;
 import dev.mcppolicy.ratelimit.redis.RedisServer;
 import dev.mcppolicy.ratelimit.redis.RedisStoreSettings;
+import dev.mcppolicy.ratelimit.redis.RedisUrl;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -40,7 +41,7 @@ class RedisRateLimitStoreTest extends AbstractRateLimitStoreScenarios {
         if (redis == null) {
             return RateLimitStore.inMemory();
         }
-        RedisStoreSettings settings = RedisStoreSettings.of(redis.url())
+        RedisStoreSettings settings = RedisStoreSettings.of(RedisUrl.parse(redis.store()))
                 .withTimeout(Duration.ofSeconds(5))
                 .withKeyPrefix("t" + PREFIXES.incrementAndGet() + ":")
                 .withEngineTime(true);

@@ -2,6 +2,7 @@ package dev.mcppolicy.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.ratelimit.redis.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -24,7 +24,7 @@ class RedisRateLimitStoreFailureTest {
     @BeforeEach
     void start() {
         redis = RedisServer.start();
-        store = RedisRateLimitStore.open(RedisStoreSettings.of(redis.url()).withTimeout(Duration.ofMillis(200))
+        store = RedisRateLimitStore.open(RedisStoreSettings.of(RedisUrl.parse(redis.store())).withTimeout(Duration.ofMillis(200))
                 .withListener((available, detail) -> changes.add((available ? "up: " : "down: ") + detail)));
         assertThat(store.unavailableReason()).isNull();
         assertThat(changes).as("the first answer is a change too").hasSize(1).allMatch(change -> change.startsWith("up: "));
@@ -131,7 +131,7 @@ class RedisRateLimitStoreFailureTest {
         store.close();
         redis.stop();
         changes.clear();
-        store = RedisRateLimitStore.open(RedisStoreSettings.of(redis.url())
+        store = RedisRateLimitStore.open(RedisStoreSettings.of(RedisUrl.parse(redis.store()))
                 .withListener((available, detail) -> changes.add((available ? "up: " : "down: ") + detail)));
         assertThat(store.unavailableReason()).startsWith("cannot reach redis://127.0.0.1:" + redis.port());
         Limit limit = limit("late", Duration.ofMinutes(1), 1, Scope.GLOBAL, Algorithm.SLIDING);

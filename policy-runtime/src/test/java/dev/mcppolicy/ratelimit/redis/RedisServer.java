@@ -65,8 +65,9 @@ public final class RedisServer implements AutoCloseable {
         return port;
     }
 
-    public RedisUrl url() {
-        return RedisUrl.parse("redis://127.0.0.1:" + port);
+    /** This server's URL, as the agent's {@code store} key takes it. */
+    public String store() {
+        return "redis://127.0.0.1:" + port;
     }
 
     /** Starts the server (again, on the same port) and waits until it answers {@code PING}. */
