@@ -37,6 +37,7 @@ public final class ToolLists {
         return meta instanceof Map<?, ?> values ? values.get("progressToken") : null;
     }
 
+    @SuppressWarnings("unchecked") // JSON-RPC params: an object's keys are strings
     public static Map<String, ?> arguments(Object params) {
         Object arguments = params instanceof Map<?, ?> map ? map.get("arguments") : call(params, "arguments");
         return arguments instanceof Map<?, ?> args ? (Map<String, ?>) args : Map.of();
