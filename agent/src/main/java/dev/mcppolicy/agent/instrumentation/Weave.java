@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent.instrumentation;
 
+import java.util.function.Consumer;
 import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
@@ -58,27 +59,16 @@ public abstract class Weave {
             @Override
             MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 woven.run();
-                return new MethodVisitor(Opcodes.ASM9, target) {
-                    @Override
-                    public void visitCode() {
-                        super.visitCode();
-                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
-                        callBridge(mv, method, 0);
-                        Label run = new Label();
-                        mv.visitInsn(Opcodes.DUP);
-                        mv.visitJumpInsn(Opcodes.IFNULL, run);
-                        castToReturnType(mv, method.descriptor());
-                        mv.visitInsn(Opcodes.ARETURN);
-                        mv.visitLabel(run);
-                        mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {OBJECT});
-                        mv.visitInsn(Opcodes.POP);
-                    }
-
-                    @Override
-                    public void visitMaxs(int maxStack, int maxLocals) {
-                        super.visitMaxs(Math.max(maxStack, operands.length + 1), maxLocals);
-                    }
-                };
+                return callOnEntry(target, method, mv -> {
+                    Label run = new Label();
+                    mv.visitInsn(Opcodes.DUP);
+                    mv.visitJumpInsn(Opcodes.IFNULL, run);
+                    castToReturnType(mv, method.descriptor());
+                    mv.visitInsn(Opcodes.ARETURN);
+                    mv.visitLabel(run);
+                    mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {OBJECT});
+                    mv.visitInsn(Opcodes.POP);
+                });
             }
         };
     }
@@ -89,20 +79,25 @@ public abstract class Weave {
             @Override
             MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 woven.run();
-                return new MethodVisitor(Opcodes.ASM9, target) {
-                    @Override
-                    public void visitCode() {
-                        super.visitCode();
-                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
-                        callBridge(mv, method, 0);
-                        mv.visitInsn(Opcodes.POP);
-                    }
+                return callOnEntry(target, method, mv -> mv.visitInsn(Opcodes.POP));
+            }
+        };
+    }
 
-                    @Override
-                    public void visitMaxs(int maxStack, int maxLocals) {
-                        super.visitMaxs(Math.max(maxStack, operands.length + 1), maxLocals);
-                    }
-                };
+    /** A visitor that calls the bridge on entry, then lets {@code withResult} use the result on the stack. */
+    MethodVisitor callOnEntry(MethodVisitor target, Method method, Consumer<MethodVisitor> withResult) {
+        return new MethodVisitor(Opcodes.ASM9, target) {
+            @Override
+            public void visitCode() {
+                super.visitCode();
+                mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
+                callBridge(mv, method, 0);
+                withResult.accept(mv);
+            }
+
+            @Override
+            public void visitMaxs(int maxStack, int maxLocals) {
+                super.visitMaxs(Math.max(maxStack, operands.length + 1), maxLocals);
             }
         };
     }
