@@ -2,7 +2,6 @@ package dev.mcppolicy.agent;
 
 import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.config.AgentConfig;
-import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.StartupSummary;
@@ -22,12 +21,20 @@ final class Agent {
     private Agent() {
     }
 
-    /** @param reportPath where an attach wants its report ({@code LateAttach}), or {@code null} */
-    static void start(String args, Instrumentation inst, boolean lateAttach, String reportPath) {
+    /**
+     * @param reportPath where an attach wants its report ({@code LateAttach}), or {@code null}
+     * @return the installer; at {@code -javaagent} time {@link StartGate} hands it the classes, on attach it is registered here
+     */
+    static LazyInstaller start(String args, Instrumentation inst, boolean lateAttach, String reportPath) {
+        return start(args, inst, lateAttach, reportPath, true);
+    }
+
+    /** As above; {@code announce} false: {@link StartGate} already printed the summary's first line. */
+    static LazyInstaller start(String args, Instrumentation inst, boolean lateAttach, String reportPath, boolean announce) {
         AgentConfig config = AgentConfig.resolve(args);
         Diagnostics.setDebug(config.debug());
         StartupSummary summary = new StartupSummary();
-        summary.started(version(), System.getProperty("java.version"), lateAttach);
+        summary.started(version(), System.getProperty("java.version"), lateAttach, announce);
 
         Path workingDirectory = Paths.get("").toAbsolutePath();
         Path mainJarDirectory = mainJarDirectory();
@@ -46,13 +53,10 @@ final class Agent {
         summary.configured(config, workingDirectory);
         RunningAgent.started(policy, summary, loader);
 
-        String audit = config.audit();
-        DecisionLog log = DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit),
-                config.logArguments(), summary, counters, recent);
-        LazyInstaller installer = new LazyInstaller(policy, log, loader, config.serializeStdio(), summary, approvals,
+        LazyInstaller installer = new LazyInstaller(policy, new DecisionLogRecipe(config, workingDirectory, summary, counters, recent), loader, config.serializeStdio(), summary, approvals,
                 config.logArguments());
-        inst.addTransformer(installer, true);
         if (lateAttach) {
+            inst.addTransformer(installer, true);
             // the MCP classes already loaded are woven now: from their next call on, existing servers and clients are decided
             if (installer.activate() != null) {
                 LazyInstaller.retransformLoaded(inst, HookedTypes.INTERNAL_NAMES);
@@ -63,6 +67,7 @@ final class Agent {
         } else {
             summary.waitingForMcp(config.serializeStdio());
         }
+        return installer;
     }
 
     private static Path mainJarDirectory() {
@@ -76,6 +81,11 @@ final class Agent {
     }
 
     static String version() {
+        // the manifest's, which the class loader read when it defined this package: no second look into the jar
+        String fromManifest = Agent.class.getPackage().getImplementationVersion();
+        if (fromManifest != null) {
+            return fromManifest;
+        }
         try (InputStream in = Agent.class.getResourceAsStream("/META-INF/mcp-policy/agent.properties")) {
             Properties properties = new Properties();
             if (in != null) {

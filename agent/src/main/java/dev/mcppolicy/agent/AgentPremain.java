@@ -8,7 +8,9 @@ import java.lang.instrument.Instrumentation;
  * <p>Rules for this class, as Datadog's and OpenTelemetry's agents write them down: it guards against
  * a second start, catches every {@code Throwable}, prints only to {@code System.err} and hands over.
  * No logging framework, no NIO, no JMX, no ASM here: all of that would run before the app's
- * {@code main} and slow down or break every JVM the agent is put on, MCP or not.
+ * {@code main} and slow down or break every JVM the agent is put on, MCP or not. At {@code -javaagent}
+ * time even the agent's own start (configuration, summary) runs behind a {@link StartGate}, on a thread
+ * of its own; an attach starts it here, since the MCP classes it weaves are already loaded.
  */
 public final class AgentPremain {
     private static final String STARTED = "dev.mcppolicy.agent.started";
@@ -37,7 +39,12 @@ public final class AgentPremain {
                 }
                 return;
             }
-            Agent.start(options, inst, lateAttach, report);
+            if (lateAttach) {
+                Agent.start(options, inst, true, report);
+            } else {
+                // the app's main waits for none of the start: a gate thread does it, and holds back MCP classes until it is done
+                StartGate.open(options, inst);
+            }
         } catch (Throwable t) {
             System.err.println("[mcp-policy] ERROR agent failed to start; MCP tool calls are NOT policed: " + t);
             t.printStackTrace(System.err);

@@ -41,6 +41,7 @@ final class LateAttach {
 
     /** An attach found the agent already started: reports it and, when the options name a policy, switches to it. */
     static void attachedAgain(String options, String reportPath) {
+        StartGate.awaitStarted();
         RunningAgent running = RunningAgent.current();
         Diagnostics.info("attach: the agent is already running in this JVM; no second agent is started");
         if (running == null) {

@@ -10,6 +10,7 @@ import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
@@ -28,7 +29,8 @@ final class LazyInstaller implements ClassFileTransformer {
     static final String LANGCHAIN4J_PREFIX = "dev/langchain4j/mcp/";
 
     private final PolicyHolder policy;
-    private final DecisionLog log;
+    /** Builds the decision log at install: a JVM without MCP never loads it. */
+    private final Supplier<DecisionLog> log;
     private final Approvals approvals;
     private final boolean showArguments;
     private final Thread policyLoader;
@@ -38,7 +40,7 @@ final class LazyInstaller implements ClassFileTransformer {
     /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
     private boolean attempted;
 
-    LazyInstaller(PolicyHolder policy, DecisionLog log, Thread policyLoader, boolean serializeStdio, StartupSummary summary,
+    LazyInstaller(PolicyHolder policy, Supplier<DecisionLog> log, Thread policyLoader, boolean serializeStdio, StartupSummary summary,
             Approvals approvals, boolean showArguments) {
         this.approvals = approvals;
         this.showArguments = showArguments;
@@ -52,9 +54,7 @@ final class LazyInstaller implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (className == null || !className.startsWith(SDK_PREFIX) && !className.startsWith(SPRING_AI_PREFIX)
-                && !className.startsWith(LANGCHAIN4J_PREFIX)
-                && !className.equals(HookedTypes.CANARY)) {
+        if (!wakesUp(className)) {
             return null;
         }
         Activated current = active != null ? active : activate();
@@ -67,6 +67,12 @@ final class LazyInstaller implements ClassFileTransformer {
             Diagnostics.adviceError("instrumenting", className.replace('/', '.') + ", whose calls are NOT policed", t);
             return null;
         }
+    }
+
+    /** Whether a class of this name wakes the agent: the SDK's, Spring AI's MCP, LangChain4j's MCP client, the canary. */
+    static boolean wakesUp(String className) {
+        return className != null && (className.startsWith(SDK_PREFIX) || className.startsWith(SPRING_AI_PREFIX)
+                || className.startsWith(LANGCHAIN4J_PREFIX) || className.equals(HookedTypes.CANARY));
     }
 
     /**
@@ -96,7 +102,7 @@ final class LazyInstaller implements ClassFileTransformer {
         if (policyLoader.getState() == Thread.State.NEW) {
             policyLoader.start();
         }
-        BridgeWiring.install(policy, log, approvals, showArguments);
+        BridgeWiring.install(policy, log.get(), approvals, showArguments);
         ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary);
         summary.hooksInstalled((System.nanoTime() - started) / 1_000_000);
         Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);

@@ -22,7 +22,7 @@ class LazyInstallerTest {
             }
         };
         StartupSummary summary = new StartupSummary();
-        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), failingLoader,
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), failingLoader,
                 true, summary, null, false);
 
         String err = stderrOf(() -> {
@@ -52,7 +52,7 @@ class LazyInstallerTest {
                 starts.incrementAndGet();
             }
         };
-        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), new DecisionLog(List.of(), false), loader, true,
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), loader, true,
                 new StartupSummary(), null, false);
         assertThat(installer.transform(null, null, "com/example/App", null, null, new byte[0])).isNull();
         assertThat(installer.transform(null, null, null, null, null, new byte[0])).isNull();

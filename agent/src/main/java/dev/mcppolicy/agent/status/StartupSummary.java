@@ -29,8 +29,20 @@ public final class StartupSummary {
     }
 
     public void started(String version, String javaVersion, boolean lateAttach) {
+        started(version, javaVersion, lateAttach, true);
+    }
+
+    /** As above; {@code announce} false: the line was already printed (premain prints it before the start moves off the app's thread). */
+    public void started(String version, String javaVersion, boolean lateAttach, boolean announce) {
         status.started(version, javaVersion, lateAttach);
-        Diagnostics.info("mcp-policy-agent " + version + " on Java " + javaVersion + (lateAttach ? " (attached to a running JVM)" : ""));
+        if (announce) {
+            Diagnostics.info(startedLine(version, javaVersion, lateAttach));
+        }
+    }
+
+    /** The first line of the summary: which agent, on which Java. */
+    public static String startedLine(String version, String javaVersion, boolean lateAttach) {
+        return "mcp-policy-agent " + version + " on Java " + javaVersion + (lateAttach ? " (attached to a running JVM)" : "");
     }
 
     /**
