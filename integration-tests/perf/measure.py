@@ -3,13 +3,15 @@
 
 Needs a built tree (mvn -B verify). Usage: python3 integration-tests/perf/measure.py [runs] [calls] [rounds]
 (the figures in README come from `measure.py 9 60000`; the gateway rows from `measure.py 5 12000 5`)
-  1. hello world: wall time of `java -cp ... fixture.Hello`, with and without -javaagent
+  1. hello world: wall time of `java -cp ... fixture.Hello`, with and without -javaagent, and with an empty
+     -javaagent (a premain that returns at once, built here with javac): the floor of any Java agent
   2. time to `initialize`: spawn the SDK 2.1.0 fixture server (a Logback app) on stdio, send initialize,
-     wait for the answer
+     wait for the answer; then the classes loaded by then (-Xlog:class+load, one more run each)
   3. per-call latency of the echo tool (server-side decision and its Logback line), p50/p99 over the
      last third of the calls (the rest is JIT warm-up); calls are back to back from one client (this
      script, speaking JSON-RPC itself, over stdio or streamable HTTP); [rounds] rounds (default 5), each
-     running every setup once, in an order that shifts by one each round. The setups: the server alone
+     running every setup once, in an order that shifts by one each round; and p50 of calls 1,000-5,000 (goal 2
+     of issue 16: the steady state reached early, within noise of the server alone). The setups: the server alone
      (the baseline), the server under the agent, and the gateway a user would otherwise put in front of
      the same server (issue 16): relay.py (parses and re-serializes each message, decides nothing: the
      floor of any policy proxy) on stdio, and supergateway (npm, stateful stdio -> streamable HTTP; from
@@ -23,7 +25,8 @@ without the agent, so the latency run uses 2.1.0.)
 import http.client, json, os, shlex, signal, socket, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-AGENT = os.path.join(ROOT, "agent", "target", "mcp-policy-agent.jar")
+# MCP_POLICY_AGENT_JAR: another build of the agent (an older commit's, for a before/after from the same commands)
+AGENT = os.environ.get("MCP_POLICY_AGENT_JAR", os.path.join(ROOT, "agent", "target", "mcp-policy-agent.jar"))
 FIX = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target")
 POLICY = '{"version":"1","default":"deny","tools":{"echo":{}}}'
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 9
@@ -38,9 +41,27 @@ with open(os.path.join(work, "mcp-policy.json"), "w") as f:
     f.write(POLICY)
 
 
+EMPTY_AGENT = os.path.join(work, "empty-agent.jar")
+
+
+def build_empty_agent():
+    src = os.path.join(work, "empty", "perf")
+    os.makedirs(src)
+    with open(os.path.join(src, "EmptyAgent.java"), "w") as f:
+        f.write("package perf; public final class EmptyAgent {"
+                " public static void premain(String args, java.lang.instrument.Instrumentation inst) { } }")
+    with open(os.path.join(work, "empty", "manifest.txt"), "w") as f:
+        f.write("Premain-Class: perf.EmptyAgent\n")
+    subprocess.run(["javac", "-d", os.path.join(work, "empty"), os.path.join(src, "EmptyAgent.java")], check=True)
+    subprocess.run(["jar", "cfm", EMPTY_AGENT, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
+                    "perf/EmptyAgent.class"], check=True)
+
+
 def jvm(agent, cp, main, *args):
     cmd = ["java"]
-    if agent:
+    if agent == "empty":
+        cmd.append("-javaagent:" + EMPTY_AGENT)
+    elif agent:
         cmd.append("-javaagent:" + AGENT)
     return cmd + ["-cp", cp, main] + list(args)
 
@@ -79,14 +100,27 @@ def rpc(proc, id_, method, params):
 INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "perf", "version": "1"}}
 
 
-def time_to_initialize(agent):
+def time_to_initialize(agent, jvm_options=()):
     start = time.perf_counter()
-    proc = start_server(agent, FIX)
+    cp = os.path.join(FIX, "classes") + os.pathsep + os.path.join(FIX, "lib", "*")
+    command = jvm(agent, cp, "fixture.FixtureServer", "stdio")
+    proc = subprocess.Popen(command[:1] + list(jvm_options) + command[1:], cwd=work, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
     rpc(proc, 1, "initialize", INIT)
     took = (time.perf_counter() - start) * 1000
     proc.kill()
     proc.wait()
     return took
+
+
+def classes_at_initialize(agent):
+    """Classes loaded when the initialize answer is read (the log is cut there: the JVM is killed at once)."""
+    log = os.path.join(work, f"classes-{bool(agent)}.log")
+    time_to_initialize(agent, ["-Xlog:class+load=info:file=" + log])
+    with open(log) as f:
+        lines = f.read().splitlines()
+    ours = sum(1 for l in lines if "mcp-policy-agent" in l or "dev.mcppolicy" in l)
+    return len(lines), ours
 
 
 def server_command(agent, transport="stdio"):
@@ -254,7 +288,7 @@ else:
     print(f"supergateway not found at {SUPERGATEWAY} (run .ci/install-peers.sh): its row is skipped")
 
 
-def call_latencies(setup):
+def call_latencies(setup, early=None):
     client = setup()
     try:
         client.call(1, "initialize", INIT)
@@ -267,6 +301,8 @@ def call_latencies(setup):
             assert not answer["result"].get("isError"), answer
     finally:
         client.close()
+    if early is not None:
+        early.extend(sorted(samples[1000:5000]))
     # keep the last third: on 2 cores the JIT is still compiling the call path (the SDK's, and the
     # agent's on top) for tens of thousands of calls, which is start-up cost, not per-call cost
     return sorted(samples[2 * CALLS // 3:])
@@ -278,13 +314,18 @@ def pct(values, p):
 
 print(f"load average before: {os.getloadavg()}")
 print(f"java: {subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()[0]}; cores: {os.cpu_count()}")
+build_empty_agent()
 base = []
 with_agent = []
+empty = []
 for _ in range(RUNS):
     base.append(hello(False))
+    empty.append(hello("empty"))
     with_agent.append(hello(True))
 b = summary("hello world, no agent (ms)", base)
+e = summary("hello world, an empty -javaagent (ms)", empty)
 a = summary("hello world, -javaagent (ms)", with_agent)
+print(f"{'  added by any agent (the empty one)':48s} min {e[0] - b[0]:+8.1f}  median {e[1] - b[1]:+8.1f}")
 print(f"{'  added':48s} min {a[0] - b[0]:+8.1f}  median {a[1] - b[1]:+8.1f}")
 
 base = []
@@ -295,15 +336,18 @@ for _ in range(max(5, RUNS // 2 + 1)):
 b = summary("MCP 2.1.0 stdio time to initialize, no agent (ms)", base)
 a = summary("MCP 2.1.0 stdio time to initialize, -javaagent (ms)", with_agent)
 print(f"{'  added':48s} min {a[0] - b[0]:+8.1f}  median {a[1] - b[1]:+8.1f}")
+(n0, _), (n1, ours) = classes_at_initialize(False), classes_at_initialize(True)
+print(f"classes loaded at the initialize answer: {n0} without the agent, {n1} with it (+{n1 - n0}, {ours} of them the agent's own)")
 
 # rounds interleaved, every setup once per round, the order shifting by one each round, so that a noisy
 # moment on the box hits every setup
 p50s = {label: [] for label, _ in SETUPS}
+early = {label: [] for label, _ in SETUPS}
 p99s = {label: [] for label, _ in SETUPS}
 for round_ in range(ROUNDS):
     for k in range(len(SETUPS)):
         label, setup = SETUPS[(round_ + k) % len(SETUPS)]
-        lat = call_latencies(setup)
+        lat = call_latencies(setup, early[label] if CALLS >= 5000 else None)
         p50s[label].append(pct(lat, 0.5))
         p99s[label].append(pct(lat, 0.99))
         print(f"echo tools/call round trip, round {round_ + 1}, {label:56s} (us): p50 {pct(lat, 0.5):8.0f}"
@@ -320,4 +364,11 @@ print(f"|---|---|---|---|---|")
 for label, _ in SETUPS:
     m50, m99 = statistics.median(p50s[label]), statistics.median(p99s[label])
     print(f"| {label} | {m50:.0f} | {m99:.0f} | {m50 / b50:.2f}x | {m99 / b99:.2f}x |")
+if CALLS >= 5000:
+    print("\ncalls 1,000-5,000 of each run (issue 16, goal 2: the steady state reached early), all rounds pooled:")
+    for label, _ in SETUPS[:2]:
+        values = sorted(early[label])
+        print(f"  {label:40s} p50 {pct(values, 0.5):8.0f}  p90 {pct(values, 0.9):8.0f}  (n={len(values)})")
+    e0, e1 = pct(sorted(early[SETUPS[0][0]]), 0.5), pct(sorted(early[SETUPS[1][0]]), 0.5)
+    print(f"  p50 ratio, agent / server alone: {e1 / e0:.2f}x")
 print(f"load average after: {os.getloadavg()}")

@@ -9,7 +9,7 @@ import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.agent.store.Stores;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
-import dev.mcppolicy.agent.metrics.Decisions;
+import dev.mcppolicy.agent.metrics.JmxRegistration;
 import dev.mcppolicy.agent.reload.PolicyWatcher;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,8 +76,8 @@ final class PolicyLoader extends Thread {
         } else {
             summary.policyUnavailable(read.path(), read.unavailableDetails(), failOpen);
         }
-        // JMX only now that MCP is here, and on this thread, not the app's
-        Decisions.register(counters, summary.status());
+        // JMX only now that MCP is here, never on the app's threads, and not while the app is starting (JmxRegistration)
+        JmxRegistration.registerWhenServed(counters, summary.status());
         synchronized (this) {
             if (watched != null) {
                 watcher = new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC());

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>{@code dev.mcppolicy.test.fail_list_filter=true}: filtering a {@code tools/list} throws.</li>
  * <li>{@code dev.mcppolicy.test.approval_progress_ms=N}: a call held for approval tells its client it is still
  *     waiting every N ms instead of every 10 s, so a test need not wait a client's whole request timeout.</li>
+ * <li>{@code dev.mcppolicy.test.jmx_latest_ms=N}: with no MBean server in the JVM, the agent creates one and
+ *     registers its bean N ms after the policy is read instead of 10 s.</li>
  * </ul>
  */
 public final class TestHooks {
@@ -30,6 +32,8 @@ public final class TestHooks {
     public static final boolean FAILS_LIST_FILTER = Boolean.getBoolean("dev.mcppolicy.test.fail_list_filter");
     /** The progress period of a held call, in ms; 0: the product's own. */
     public static final long APPROVAL_PROGRESS_MS = Long.getLong("dev.mcppolicy.test.approval_progress_ms", 0L);
+    /** How long the agent waits for someone else's MBean server before it creates one, in ms; 0: the product's own. */
+    public static final long JMX_LATEST_MS = Long.getLong("dev.mcppolicy.test.jmx_latest_ms", 0L);
     private static final AtomicBoolean swapped = new AtomicBoolean();
 
     private TestHooks() {

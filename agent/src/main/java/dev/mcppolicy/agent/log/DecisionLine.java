@@ -3,7 +3,6 @@ package dev.mcppolicy.agent.log;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.ToolCall;
-import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.log.DecisionRecord;
 import java.util.Map;
 
@@ -15,8 +14,13 @@ import java.util.Map;
  * line without their keys and hash.
  */
 final class DecisionLine implements DecisionListener {
+    /**
+     * The SHA-256 of {@code {}}, written out: computing it in this class's initializer would start the JDK's
+     * security providers (about 30 ms cold) on the app's thread when the hooks are installed ({@code DecisionLineTest} checks it).
+     */
+    static final String EMPTY_OBJECT_SHA256 = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
     /** The fields a line for empty arguments has, which a line for unreadable ones must not. */
-    private static final String NO_ARGUMENTS = " arg_keys=\"\" args_sha256=" + CanonicalJson.sha256(Map.of());
+    static final String NO_ARGUMENTS = " arg_keys=\"\" args_sha256=" + EMPTY_OBJECT_SHA256;
 
     private final StartupSummary summary;
     private volatile DecisionSink sink;

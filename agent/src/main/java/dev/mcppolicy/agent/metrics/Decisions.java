@@ -20,7 +20,7 @@ public final class Decisions implements DecisionsMXBean {
 
     /**
      * Registers the bean on the platform MBean server: called off the app's threads once the first MCP
-     * class has loaded (a JVM without MCP never starts JMX for the agent). A failure is one WARN.
+     * class has loaded (a JVM without MCP never starts JMX for the agent), by {@link JmxRegistration}. A failure is one WARN.
      */
     public static void register(DecisionCounters counters, AgentStatus status) {
         try {
@@ -28,6 +28,7 @@ public final class Decisions implements DecisionsMXBean {
             javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             if (!server.isRegistered(name)) {
                 server.registerMBean(new Decisions(counters, status), name);
+                Diagnostics.debug("JMX: " + OBJECT_NAME + " registered");
             }
         } catch (Exception | LinkageError e) {
             Diagnostics.warn("JMX: could not register " + OBJECT_NAME + ": " + e);

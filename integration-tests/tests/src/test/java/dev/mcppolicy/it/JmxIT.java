@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code dev.mcppolicy:type=Decisions} read over a real JMX connection (the JDK's local management
  * agent, started in the server through the attach API, as {@code jconsole} does) from a real stdio
- * server under the agent: counts by outcome, tool and rule, reloads, the policy hash.
+ * server under the agent: counts by outcome, tool and rule, reloads, the policy hash. The agent never
+ * creates the platform MBean server while the app starts: it registers when a JMX client brings one, or
+ * creates it itself a while later.
  */
 class JmxIT {
     @Test
@@ -31,7 +33,10 @@ class JmxIT {
         Path dir = Fixtures.workDir("JmxIT");
         Path policy = dir.resolve("mcp-policy.json");
         Files.writeString(policy, Policies.SERVER);
-        try (ForkedJvm server = StdioRpc.start("JmxIT", "2.1.0", dir, List.of(), "")) {
+        Path classes = dir.resolve("classes.log");
+        try (ForkedJvm server = StdioRpc.start("JmxIT", "2.1.0", dir, List.of("-Xlog:class+load=info:file=" + classes,
+                // the agent's own deadline out of the way: on a slow box this test may take longer than 10 s
+                "-Ddev.mcppolicy.test.jmx_latest_ms=600000"), "")) {
             initialize(server);
             assertThat(callText(server, "1", "echo", "{\"text\":\"a\"}")).isEqualTo("echo: a");
             assertThat(callText(server, "2", "echo", "{\"text\":\"b\"}")).isEqualTo("echo: b");
@@ -43,6 +48,12 @@ class JmxIT {
             server.awaitStderr(line -> line.contains("policy reloaded"));
             String sha256 = server.awaitStderr(line -> line.contains("policy reloaded")).replaceAll(".* -> (\\w+) .*", "$1");
 
+            assertThat(Files.readAllLines(classes)).as("no MBean server while nobody asked for one")
+                    .anyMatch(l -> l.contains("dev.mcppolicy.agent.metrics.JmxRegistration"))
+                    .noneMatch(l -> l.contains("com.sun.jmx.mbeanserver.JmxMBeanServer "))
+                    // a JSON policy loads none of the YAML side (issue 16: load only what the policy uses)
+                    .noneMatch(l -> l.contains(".dataformat.yaml.") || l.contains("snakeyaml"));
+
             VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
             String address;
             try {
@@ -53,6 +64,7 @@ class JmxIT {
             try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
                 MBeanServerConnection jmx = connector.getMBeanServerConnection();
                 ObjectName name = new ObjectName("dev.mcppolicy:type=Decisions");
+                awaitRegistered(jmx, name);
                 assertThat(jmx.getAttribute(name, "Allowed")).isEqualTo(3L);
                 assertThat(jmx.getAttribute(name, "Denied")).isEqualTo(1L);
                 assertThat(jmx.getAttribute(name, "WouldDeny")).as("audit_me runs in monitor mode").isEqualTo(1L);
@@ -67,6 +79,39 @@ class JmxIT {
                 assertThat(jmx.getAttribute(name, "PolicyState")).isEqualTo("LOADED");
             }
             server.awaitStderrCount(line -> line.contains("decision="), 4, Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void withNoJmxClientTheAgentCreatesTheServerItselfOnceTheAppHasStarted() throws Exception {
+        Path dir = Fixtures.workDir("JmxIT-latest");
+        Files.writeString(dir.resolve("mcp-policy.json"), Policies.SERVER);
+        try (ForkedJvm server = StdioRpc.start("JmxIT-latest", "2.1.0", dir, List.of("-Ddev.mcppolicy.test.jmx_latest_ms=300"), "debug=true")) {
+            initialize(server);
+            assertThat(callText(server, "1", "echo", "{\"text\":\"a\"}")).isEqualTo("echo: a");
+            server.awaitStderr(line -> line.contains("[mcp-policy] DEBUG JMX: dev.mcppolicy:type=Decisions registered"));
+            VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
+            String address;
+            try {
+                address = vm.startLocalManagementAgent();
+            } finally {
+                vm.detach();
+            }
+            try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+                MBeanServerConnection jmx = connector.getMBeanServerConnection();
+                ObjectName name = new ObjectName("dev.mcppolicy:type=Decisions");
+                assertThat(jmx.isRegistered(name)).as("registered before any client came").isTrue();
+                assertThat(jmx.getAttribute(name, "Allowed")).isEqualTo(1L);
+            }
+        }
+    }
+
+    /** The agent registers within a poll (200 ms) of the server the attached management agent creates. */
+    private static void awaitRegistered(MBeanServerConnection jmx, ObjectName name) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!jmx.isRegistered(name)) {
+            assertThat(System.nanoTime()).as(name + " registered within 10 s of the JMX client's arrival").isLessThan(deadline);
+            Thread.onSpinWait();
         }
     }
 

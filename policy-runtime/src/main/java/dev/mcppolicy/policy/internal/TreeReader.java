@@ -33,9 +33,10 @@ public final class TreeReader {
     public static final int MAX_DEPTH = 64;
 
     private static final JsonFactory JSON = JsonFactory.builder().build();
-    private static final YAMLFactory YAML = YAMLFactory.builder().build();
 
     private final List<PolicyError> errors;
+    /** Whether the document being read is YAML (only then can a token be an alias). */
+    private boolean yaml;
 
     public TreeReader(List<PolicyError> errors) {
         this.errors = errors;
@@ -60,7 +61,8 @@ public final class TreeReader {
     public Node read(String text, Format format) {
         // Jackson skips a byte-order mark only in byte input; editors on Windows still write one.
         String document = text.startsWith("\uFEFF") ? text.substring(1) : text;
-        try (JsonParser parser = (format == Format.JSON ? JSON : YAML).createParser(document)) {
+        yaml = format == Format.YAML;
+        try (JsonParser parser = (yaml ? Yaml.factory() : JSON).createParser(document)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 errors.add(new PolicyError("", 1, 1, "the document is empty; expected an object"));
@@ -122,7 +124,7 @@ public final class TreeReader {
                     + " levels deep here; a policy needs far fewer"));
             throw new TooDeep();
         }
-        if (parser instanceof YAMLParser && ((YAMLParser) parser).isCurrentAlias()) {
+        if (yaml && Yaml.isAlias(parser)) {
             // Jackson's streaming parser hands an alias over as its name, a plain string that a policy would misread.
             errors.add(new PolicyError(pointer, line, column,
                     "YAML aliases (*" + parser.getText() + ") are not supported; write the value out"));
@@ -174,6 +176,23 @@ public final class TreeReader {
 
         TooDeep() {
             super(null, null, false, false);
+        }
+    }
+
+    /**
+     * The YAML side, in a class of its own so that reading a JSON policy loads none of it (the YAML factory and
+     * SnakeYAML): only a YAML document touches it. Its methods speak in {@link JsonFactory} and {@link JsonParser}
+     * so that verifying {@code TreeReader} does not load the YAML classes either.
+     */
+    private static final class Yaml {
+        private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+
+        static JsonFactory factory() {
+            return FACTORY;
+        }
+
+        static boolean isAlias(JsonParser parser) {
+            return parser instanceof YAMLParser && ((YAMLParser) parser).isCurrentAlias();
         }
     }
 }
