@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One decision as it is logged (SPEC §8), rendered either as the {@code mcp-policy ...} log line or
@@ -93,7 +94,9 @@ public final class DecisionRecord {
      * argument path a condition looked at, never its value) only on decisions a condition made.
      */
     public String toLine() {
-        StringBuilder line = new StringBuilder(192).append("mcp-policy decision=").append(decisionWord());
+        StringBuilder line = LINES.get();
+        line.setLength(0);
+        line.append("mcp-policy decision=").append(decisionWord());
         if (decision.isMonitored()) {
             line.append(" would=").append(decision.wouldBe());
         }
@@ -127,13 +130,25 @@ public final class DecisionRecord {
         }
         field(line, "session", orDash(call.sessionId()));
         field(line, "client", orDash(call.clientId()));
-        field(line, "arg_keys", String.join(",", argumentKeys()));
-        line.append(" args_sha256=").append(argumentsHash());
+        field(line, "arg_keys", argumentKeysText());
+        CanonicalJson.appendSha256(call.arguments(), line.append(" args_sha256="));
         if (logArguments) {
             quoted(line, "args", CanonicalJson.write(call.arguments()), ARGS_CAP);
         }
-        return line.append(" took_us=").append(tookMicros).toString();
+        String text = line.append(" took_us=").append(tookMicros).toString();
+        if (line.capacity() > MOST_KEPT_LINE) {
+            // a huge line (log_arguments) is not kept for the thread's next one, as Log4j 2 caps its reusable messages
+            LINES.remove();
+        }
+        return text;
     }
+
+    /**
+     * Each thread's line builder, reused from line to line: a typical line (a UUID session, a 64-digit hash) is
+     * about 250 chars, and a fresh builder of that size is a third of what building a line allocates.
+     */
+    private static final ThreadLocal<StringBuilder> LINES = ThreadLocal.withInitial(() -> new StringBuilder(320));
+    private static final int MOST_KEPT_LINE = 2048;
 
     /** The same fields as one JSON object, for the audit file. */
     public String toJson() {
@@ -208,6 +223,18 @@ public final class DecisionRecord {
             }
         }
         return keys;
+    }
+
+    /** The keys, sorted, comma-separated; no list for none or one (most calls). */
+    private String argumentKeysText() {
+        Map<String, ?> arguments = call.arguments();
+        if (arguments.isEmpty()) {
+            return "";
+        }
+        if (arguments.size() == 1) {
+            return String.valueOf(arguments.keySet().iterator().next());
+        }
+        return String.join(",", argumentKeys());
     }
 
     private List<String> argumentKeys() {

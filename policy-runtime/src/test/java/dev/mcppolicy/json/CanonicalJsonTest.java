@@ -321,4 +321,28 @@ class CanonicalJsonTest {
         }
         return value;
     }
+
+    /** The streaming hash (a thread's scratch text, bytes and digest) gives the digits {@code sha256} gives, call after call. */
+    @Test
+    void appendSha256MatchesTheHashOfTheWrittenTextWhateverCameBefore() throws Exception {
+        java.security.MessageDigest reference = java.security.MessageDigest.getInstance("SHA-256");
+        Map<Object, Object> oneIntegerKey = new LinkedHashMap<>();
+        oneIntegerKey.put(7, "seven");
+        List<Object> values = List.of(Map.of(), Map.of("text", "hello"), Map.of("b", 1, "a", List.of(true, 2.5)),
+                Map.of("name", "caf\u00e9 \ud83d\ude00"), oneIntegerKey, "x".repeat(10_000), Map.of("big", "\u00e9".repeat(5_000)),
+                Map.of("text", "hello"), List.of());
+        for (int round = 0; round < 2; round++) {
+            for (Object value : values) {
+                byte[] expected = reference.digest(CanonicalJson.write(value).getBytes(StandardCharsets.UTF_8));
+                StringBuilder hex = new StringBuilder();
+                for (byte b : expected) {
+                    hex.append(String.format("%02x", b));
+                }
+                assertThat(CanonicalJson.appendSha256(value, new StringBuilder("prefix=")).toString())
+                        .as("value %s, round %d", value, round).isEqualTo("prefix=" + hex);
+                assertThat(CanonicalJson.sha256(value)).isEqualTo(hex.toString());
+            }
+        }
+        assertThat(CanonicalJson.write(oneIntegerKey)).isEqualTo("{\"7\":\"seven\"}");
+    }
 }

@@ -70,6 +70,12 @@ public class HookPathBenchmark {
         }
     }
 
+    /** The yardstick measured in the same run: one {@code Instant.now()} (every decision line reads the clock once). */
+    @Benchmark
+    public Instant baselineInstantNow() {
+        return Instant.now();
+    }
+
     /** The whole hook on an allowed call with {@code log=off}: reflection + decision, no line. */
     @Benchmark
     public Object serverCallAllowedLogOff() {

@@ -1,16 +1,20 @@
 package dev.mcppolicy.agent.log;
 
-import java.lang.reflect.Method;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 /**
  * The app's own SLF4J logger {@code mcp.policy}, reached by reflection through the class loader that
  * loaded the MCP SDK (the SDK itself depends on slf4j-api), so decisions land in the app's appenders
  * and format. Not used when SLF4J has no provider (its no-op fallback would swallow every decision).
+ * Each line goes through a {@link MethodHandle} bound to the logger, not {@code Method.invoke}: no
+ * argument array per line, and a call the JIT compiles like any other.
  */
 final class Slf4jSink implements DecisionSink {
-    private final Object logger;
-    private final Method info;
-    private final Method warn;
+    /** The logger's {@code info(String)} and {@code warn(String)}, bound to it: {@code (String)void}. */
+    private final MethodHandle info;
+    private final MethodHandle warn;
     private final String factory;
 
     /**
@@ -19,8 +23,7 @@ final class Slf4jSink implements DecisionSink {
      */
     private static final String APP_SLF4J = "org".concat(".slf4j.");
 
-    private Slf4jSink(Object logger, Method info, Method warn, String factory) {
-        this.logger = logger;
+    private Slf4jSink(MethodHandle info, MethodHandle warn, String factory) {
         this.info = info;
         this.warn = warn;
         this.factory = factory;
@@ -38,8 +41,10 @@ final class Slf4jSink implements DecisionSink {
             }
             Object logger = loggerFactory.getMethod("getLogger", String.class).invoke(null, LOGGER_NAME);
             Class<?> loggerType = Class.forName(APP_SLF4J + "Logger", false, loader);
-            return new Slf4jSink(logger, loggerType.getMethod("info", String.class),
-                    loggerType.getMethod("warn", String.class), factoryName);
+            MethodType line = MethodType.methodType(void.class, String.class);
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            return new Slf4jSink(lookup.findVirtual(loggerType, "info", line).bindTo(logger),
+                    lookup.findVirtual(loggerType, "warn", line).bindTo(logger), factoryName);
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             return null;
         }
@@ -48,9 +53,14 @@ final class Slf4jSink implements DecisionSink {
     @Override
     public void accept(boolean denied, String line) {
         try {
-            (denied ? warn : info).invoke(logger, line);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("SLF4J logger failed", e);
+            if (denied) {
+                warn.invokeExact(line);
+            } else {
+                info.invokeExact(line);
+            }
+        } catch (Throwable t) {
+            // whatever the app's logger throws, as Method.invoke wrapped it: the line goes to stderr instead
+            throw new IllegalStateException("SLF4J logger failed", t);
         }
     }
 

@@ -4,6 +4,9 @@ import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.ToolCall;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.util.Collections;
 import java.util.Map;
@@ -72,8 +75,12 @@ public final class MicrometerMeters {
             Class<?> timer = Class.forName("io.micrometer.core.instrument.Timer", false, loader);
             Method counterBuilder = counter.getMethod("builder", String.class);
             Method timerBuilder = timer.getMethod("builder", String.class);
-            Method increment = counter.getMethod("increment");
-            Method record = timer.getMethod("record", long.class, TimeUnit.class);
+            // per decision: handles, not Method.invoke (no argument array, no boxed long)
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            MethodHandle increment = lookup.findVirtual(counter, "increment", MethodType.methodType(void.class))
+                    .asType(MethodType.methodType(void.class, Object.class));
+            MethodHandle record = lookup.findVirtual(timer, "record", MethodType.methodType(void.class, long.class, TimeUnit.class))
+                    .asType(MethodType.methodType(void.class, Object.class, long.class, TimeUnit.class));
             Diagnostics.info("metrics: Micrometer found; decisions go to its global registry as mcp.policy.decisions"
                     + " and mcp.policy.decision");
             return new Binding(loader, registry, registryType, counterBuilder, timerBuilder, increment, record,
@@ -94,17 +101,17 @@ public final class MicrometerMeters {
 
     /** Micrometer as one class loader has it, and the meters made there, by tags. */
     private record Binding(ClassLoader loader, Object registry, Class<?> registryType, Method counterBuilder, Method timerBuilder,
-            Method increment, Method recordTime, Map<Tags, Object[]> meters) {
+            MethodHandle increment, MethodHandle recordTime, Map<Tags, Object[]> meters) {
         void record(Tags tags, long tookMicros) {
             Object[] pair = meters.get(tags);
             try {
                 if (pair == null) {
                     pair = meters.computeIfAbsent(tags, this::register);
                 }
-                increment.invoke(pair[0]);
-                recordTime.invoke(pair[1], tookMicros, TimeUnit.MICROSECONDS);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("Micrometer: " + e, e);
+                increment.invokeExact(pair[0]);
+                recordTime.invokeExact(pair[1], tookMicros, TimeUnit.MICROSECONDS);
+            } catch (Throwable t) {
+                throw new IllegalStateException("Micrometer: " + t, t);
             }
         }
 

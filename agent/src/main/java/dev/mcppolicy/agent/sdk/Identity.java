@@ -2,15 +2,13 @@ package dev.mcppolicy.agent.sdk;
 
 import static dev.mcppolicy.agent.sdk.Reflection.call;
 import static dev.mcppolicy.agent.sdk.Reflection.hasMethod;
-import static dev.mcppolicy.agent.sdk.Reflection.method;
-import static dev.mcppolicy.agent.sdk.Reflection.invoke;
 import static dev.mcppolicy.agent.sdk.Reflection.field;
 import static dev.mcppolicy.agent.sdk.Reflection.asString;
 
 import dev.mcppolicy.json.CanonicalJson;
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -66,12 +64,12 @@ public final class Identity {
     }
 
     private static String principal(Object context) {
-        Method get = context == null ? null : method(context.getClass(), "get", String.class);
+        MethodHandle get = context == null ? null : Reflection.lookup(context.getClass(), "get");
         if (get == null) {
             return null;
         }
         for (String key : PRINCIPAL_KEYS) {
-            Object value = invoke(get, context, key);
+            Object value = Reflection.call(get, context, key);
             if (value != null && !value.toString().isEmpty()) {
                 return key.equals(AGENT_PRINCIPAL_KEY) ? value.toString() : principalOf(value.toString());
             }
@@ -92,14 +90,13 @@ public final class Identity {
         if (request == null) {
             return null;
         }
-        Method getHeader = method(request.getClass(), "getHeader", String.class);
+        MethodHandle getHeader = Reflection.lookup(request.getClass(), "getHeader");
         if (getHeader != null) {
-            return asString(invoke(getHeader, request, name));
+            return asString(Reflection.call(getHeader, request, name));
         }
-        Method headers = method(request.getClass(), "headers");
-        Object all = headers == null ? null : invoke(headers, request);
-        Method first = all == null ? null : method(all.getClass(), "firstHeader", String.class);
-        return first == null ? null : asString(invoke(first, all, name));
+        Object all = Reflection.getter(request.getClass(), "headers") == null ? null : call(request, "headers");
+        MethodHandle first = all == null ? null : Reflection.lookup(all.getClass(), "firstHeader");
+        return first == null ? null : asString(Reflection.call(first, all, name));
     }
 
     /**
