@@ -48,3 +48,9 @@ for tool in tools:
         values = [run[tool] for run in results[jar] if tool in run]
         cells.append(f"{statistics.median(values):.0f}" if values else "-")
     print(f"| {tool} | " + " | ".join(cells) + " |")
+# the first decision in the JVM is bimodal (README): each run's value, in run order
+first_tool = tools[0] if tools else None
+if first_tool:
+    for jar in JARS:
+        label = os.path.relpath(jar, ROOT) if jar.startswith(ROOT) else jar
+        print(f"{first_tool} per run, {label}: " + ", ".join(str(run.get(first_tool, "-")) for run in results[jar]))

@@ -16,7 +16,8 @@ Needs a built tree (mvn -B verify). Usage: python3 integration-tests/perf/measur
      the same server (issue 16): relay.py (parses and re-serializes each message, decides nothing: the
      floor of any policy proxy) on stdio, and supergateway (npm, stateful stdio -> streamable HTTP; from
      .ci/install-peers.sh, found through $MCP_PEERS_DIR or ~/.cache/mcp-peers; skipped when absent), with
-     the server's own streamable-HTTP transport (no proxy) as the HTTP baseline. Each row is reported as
+     the server's own streamable-HTTP transport (no proxy) as the HTTP baseline. The agent also runs with
+     log=off: the same decision without the Logback line the app writes for it. Each row is reported as
      a ratio to the server alone over stdio from the same run. The HTTP client opens a new connection
      when Tomcat ends one (after 100 requests); that reconnect is in its samples, as in any client's.
 (The SDK 1.0.0 and 2.0.0 stdio fixtures stalled after 50-75 back-to-back calls from this script even
@@ -61,6 +62,8 @@ def jvm(agent, cp, main, *args):
     cmd = ["java"]
     if agent == "empty":
         cmd.append("-javaagent:" + EMPTY_AGENT)
+    elif agent == "log=off":
+        cmd.append("-javaagent:" + AGENT + "=log=off")
     elif agent:
         cmd.append("-javaagent:" + AGENT)
     return cmd + ["-cp", cp, main] + list(args)
@@ -277,6 +280,7 @@ def supergateway():
 SETUPS = [
     ("server alone, stdio", lambda: Stdio(server_command(False))),
     ("server under the agent, stdio", lambda: Stdio(server_command(True))),
+    ("server under the agent, log=off (no line), stdio", lambda: Stdio(server_command("log=off"))),
     ("relay.py (parse + re-serialize) -> server, stdio", lambda: Stdio(["python3", RELAY] + server_command(False))),
     ("server alone, its own streamable HTTP", FixtureHttp),
 ]
@@ -366,9 +370,10 @@ for label, _ in SETUPS:
     print(f"| {label} | {m50:.0f} | {m99:.0f} | {m50 / b50:.2f}x | {m99 / b99:.2f}x |")
 if CALLS >= 5000:
     print("\ncalls 1,000-5,000 of each run (issue 16, goal 2: the steady state reached early), all rounds pooled:")
-    for label, _ in SETUPS[:2]:
+    for label, _ in SETUPS[:3]:
         values = sorted(early[label])
         print(f"  {label:40s} p50 {pct(values, 0.5):8.0f}  p90 {pct(values, 0.9):8.0f}  (n={len(values)})")
     e0, e1 = pct(sorted(early[SETUPS[0][0]]), 0.5), pct(sorted(early[SETUPS[1][0]]), 0.5)
-    print(f"  p50 ratio, agent / server alone: {e1 / e0:.2f}x")
+    e2 = pct(sorted(early[SETUPS[2][0]]), 0.5)
+    print(f"  p50 ratio, agent / server alone: {e1 / e0:.2f}x; with log=off: {e2 / e0:.2f}x")
 print(f"load average after: {os.getloadavg()}")
