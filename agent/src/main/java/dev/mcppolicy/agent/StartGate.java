@@ -25,6 +25,7 @@ final class StartGate implements ClassFileTransformer, Runnable {
     private final CountDownLatch started = new CountDownLatch(1);
     /** Set once, before {@link #started} opens; {@code null} when the start failed (reported then). */
     private volatile LazyInstaller installer;
+    private volatile Thread starter;
 
     private StartGate(String options, Instrumentation inst) {
         this.options = options;
@@ -40,6 +41,7 @@ final class StartGate implements ClassFileTransformer, Runnable {
         inst.addTransformer(gate, true);
         Thread starter = new Thread(gate, "mcp-policy-start");
         starter.setDaemon(true);
+        gate.starter = starter;
         starter.start();
     }
 
@@ -59,6 +61,10 @@ final class StartGate implements ClassFileTransformer, Runnable {
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         if (!LazyInstaller.wakesUp(className)) {
+            return null;
+        }
+        if (Thread.currentThread() == starter) {
+            // the start itself never waits for itself (it loads no MCP class; this keeps it so if one ever did)
             return null;
         }
         awaitStart();

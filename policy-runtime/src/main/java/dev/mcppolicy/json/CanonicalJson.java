@@ -46,6 +46,19 @@ public final class CanonicalJson {
      */
     public static StringBuilder appendSha256(Object value, StringBuilder out) {
         Scratch scratch = SCRATCH.get();
+        if (scratch.busy) {
+            // re-entered on this thread (a value's toString() that hashes again): a scratch of its own
+            scratch = new Scratch();
+        }
+        scratch.busy = true;
+        try {
+            return appendSha256(value, out, scratch);
+        } finally {
+            scratch.busy = false;
+        }
+    }
+
+    private static StringBuilder appendSha256(Object value, StringBuilder out, Scratch scratch) {
         StringBuilder text = scratch.text;
         text.setLength(0);
         write(value, text);
@@ -94,6 +107,8 @@ public final class CanonicalJson {
         static final int MOST_KEPT = 4096;
         final MessageDigest digest;
         StringBuilder text = new StringBuilder(FIRST);
+        /** Whether an {@code appendSha256} on this thread is using it. */
+        boolean busy;
         private byte[] bytes = new byte[FIRST];
 
         Scratch() {

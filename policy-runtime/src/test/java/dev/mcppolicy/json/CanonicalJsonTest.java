@@ -345,4 +345,26 @@ class CanonicalJsonTest {
         }
         assertThat(CanonicalJson.write(oneIntegerKey)).isEqualTo("{\"7\":\"seven\"}");
     }
+
+    /** A value whose {@code toString()} hashes again on the same thread gets both hashes right. */
+    @Test
+    void aHashInsideAValuesToStringDoesNotDisturbTheOuterOne() throws Exception {
+        String[] inner = new String[1];
+        Object reentrant = new Object() {
+            @Override
+            public String toString() {
+                inner[0] = CanonicalJson.appendSha256(Map.of("inner", "value"), new StringBuilder()).toString();
+                return "outer";
+            }
+        };
+        Map<String, Object> value = Map.of("k", reentrant);
+        String outer = CanonicalJson.appendSha256(value, new StringBuilder()).toString();
+        java.security.MessageDigest reference = java.security.MessageDigest.getInstance("SHA-256");
+        StringBuilder expected = new StringBuilder();
+        for (byte b : reference.digest("{\"k\":\"outer\"}".getBytes(StandardCharsets.UTF_8))) {
+            expected.append(String.format("%02x", b));
+        }
+        assertThat(outer).isEqualTo(expected.toString());
+        assertThat(inner[0]).isEqualTo(CanonicalJson.sha256(Map.of("inner", "value")));
+    }
 }

@@ -54,14 +54,7 @@ class JmxIT {
                     // a JSON policy loads none of the YAML side (issue 16: load only what the policy uses)
                     .noneMatch(l -> l.contains(".dataformat.yaml.") || l.contains("snakeyaml"));
 
-            VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
-            String address;
-            try {
-                address = vm.startLocalManagementAgent();
-            } finally {
-                vm.detach();
-            }
-            try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+            try (JMXConnector connector = connect(server)) {
                 MBeanServerConnection jmx = connector.getMBeanServerConnection();
                 ObjectName name = new ObjectName("dev.mcppolicy:type=Decisions");
                 awaitRegistered(jmx, name);
@@ -90,20 +83,25 @@ class JmxIT {
             initialize(server);
             assertThat(callText(server, "1", "echo", "{\"text\":\"a\"}")).isEqualTo("echo: a");
             server.awaitStderr(line -> line.contains("[mcp-policy] DEBUG JMX: dev.mcppolicy:type=Decisions registered"));
-            VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
-            String address;
-            try {
-                address = vm.startLocalManagementAgent();
-            } finally {
-                vm.detach();
-            }
-            try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+            try (JMXConnector connector = connect(server)) {
                 MBeanServerConnection jmx = connector.getMBeanServerConnection();
                 ObjectName name = new ObjectName("dev.mcppolicy:type=Decisions");
                 assertThat(jmx.isRegistered(name)).as("registered before any client came").isTrue();
                 assertThat(jmx.getAttribute(name, "Allowed")).isEqualTo(1L);
             }
         }
+    }
+
+    /** A JMX connection to {@code server} through its local management agent, started over the attach API as {@code jconsole} does. */
+    private static JMXConnector connect(ForkedJvm server) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(String.valueOf(server.pid()));
+        String address;
+        try {
+            address = vm.startLocalManagementAgent();
+        } finally {
+            vm.detach();
+        }
+        return JMXConnectorFactory.connect(new JMXServiceURL(address));
     }
 
     /** The agent registers within a poll (200 ms) of the server the attached management agent creates. */
