@@ -17,37 +17,27 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Reflection {
     /** Per class: a getter (no parameters) by name, as a handle of type {@code (Object)Object}, or none. */
-    private static final ClassValue<Map<String, Optional<MethodHandle>>> GETTERS = new ClassValue<>() {
-        @Override
-        protected Map<String, Optional<MethodHandle>> computeValue(Class<?> type) {
-            return new ConcurrentHashMap<>();
-        }
-    };
+    private static final ClassValue<Map<String, Optional<MethodHandle>>> GETTERS = perClass();
     /** Per class: a field of it or its superclasses by name, readable, or none. */
-    private static final ClassValue<Map<String, Optional<Field>>> FIELDS = new ClassValue<>() {
-        @Override
-        protected Map<String, Optional<Field>> computeValue(Class<?> type) {
-            return new ConcurrentHashMap<>();
-        }
-    };
+    private static final ClassValue<Map<String, Optional<Field>>> FIELDS = perClass();
     private static final MethodType GETTER = MethodType.methodType(Object.class, Object.class);
     /** Per class: a method of one {@code String} parameter by name ({@code get(key)}, {@code getHeader(name)}), or none. */
-    private static final ClassValue<Map<String, Optional<MethodHandle>>> LOOKUPS = new ClassValue<>() {
-        @Override
-        protected Map<String, Optional<MethodHandle>> computeValue(Class<?> type) {
-            return new ConcurrentHashMap<>();
-        }
-    };
+    private static final ClassValue<Map<String, Optional<MethodHandle>>> LOOKUPS = perClass();
     private static final MethodType LOOKUP = MethodType.methodType(Object.class, Object.class, String.class);
     /** Per class: a method by its name and parameter types ({@code get(java.lang.String)}), or none. */
-    private static final ClassValue<Map<String, Optional<Method>>> METHODS = new ClassValue<>() {
-        @Override
-        protected Map<String, Optional<Method>> computeValue(Class<?> type) {
-            return new ConcurrentHashMap<>();
-        }
-    };
+    private static final ClassValue<Map<String, Optional<Method>>> METHODS = perClass();
 
     private Reflection() {
+    }
+
+    /** A cache per class of members by name (an empty {@code Optional}: the class has none), dropped with the class. */
+    private static <T> ClassValue<Map<String, Optional<T>>> perClass() {
+        return new ClassValue<>() {
+            @Override
+            protected Map<String, Optional<T>> computeValue(Class<?> type) {
+                return new ConcurrentHashMap<>();
+            }
+        };
     }
 
     static Object call(Object target, String name) {
