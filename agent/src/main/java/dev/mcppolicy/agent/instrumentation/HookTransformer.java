@@ -41,7 +41,7 @@ public final class HookTransformer implements ClassFileTransformer {
         List<TypeInstrumentation.Hook> hooks = instrumentation.hooks();
         ClassReader reader = new ClassReader(classfileBuffer);
         ClassWriter writer = new ClassWriter(reader, 0);
-        Weaver weaver = new Weaver(writer, hooks);
+        Weaver weaver = new Weaver(writer, hooks, Weave.reachesBridgeDirectly(loader));
         reader.accept(weaver, 0);
         report(className.replace('/', '.'), instrumentation, hooks, weaver.matched, protectionDomain);
         for (int count : weaver.matched) {
@@ -81,11 +81,13 @@ public final class HookTransformer implements ClassFileTransformer {
     private static final class Weaver extends ClassVisitor {
         private final List<TypeInstrumentation.Hook> hooks;
         final int[] matched;
+        private final boolean direct;
         private String owner;
 
-        Weaver(ClassVisitor next, List<TypeInstrumentation.Hook> hooks) {
+        Weaver(ClassVisitor next, List<TypeInstrumentation.Hook> hooks, boolean direct) {
             super(Opcodes.ASM9, next);
             this.hooks = hooks;
+            this.direct = direct;
             this.matched = new int[hooks.size()];
         }
 
@@ -109,7 +111,7 @@ public final class HookTransformer implements ClassFileTransformer {
                 TypeInstrumentation.Hook hook = hooks.get(i);
                 if (hook.methods().matches(access, name, descriptor)) {
                     int index = i;
-                    return hook.weave().apply(target, new Weave.Method(owner, access, name, descriptor), () -> matched[index]++);
+                    return hook.weave().apply(target, new Weave.Method(owner, access, name, descriptor, direct), () -> matched[index]++);
                 }
             }
             return target;

@@ -9,14 +9,15 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
- * The bytecode a hook puts into a matched method: one call of a {@code PolicyBridge} method. The call
- * is {@code MethodHandle.invokeExact} on a dynamic constant ({@code ldc} of a {@code CONSTANT_Dynamic},
+ * The bytecode a hook puts into a matched method: one call of a {@code PolicyBridge} method. In a class whose
+ * loader delegates to the system class loader (the app's class path, Spring Boot's and servlet containers'
+ * loaders: {@link #reachesBridgeDirectly}) that is a plain {@code invokestatic} of the bridge. In any other class
+ * it is {@code MethodHandle.invokeExact} on a dynamic constant ({@code ldc} of a {@code CONSTANT_Dynamic},
  * class files 55+) that the JVM resolves once per class with JDK bootstrap methods only:
- * {@code publicLookup().findStatic(getSystemClassLoader().loadClass("...PolicyBridge"), name, type)}.
- * The woven class therefore names no agent type, resolves the bridge whatever its own class loader
- * delegates to, and the JIT sees a constant handle, so the call inlines like a static one.
- * Everything passes as {@code Object}; the bridge returns {@code Object}, cast back to the type the
- * woven code expects.
+ * {@code publicLookup().findStatic(getSystemClassLoader().loadClass("...PolicyBridge"), name, type)}, so such a
+ * class names no agent type and resolves the bridge whatever its own class loader delegates to. Either way the
+ * JIT sees a constant target, so the call inlines like a static one. Everything passes as {@code Object}; the
+ * bridge returns {@code Object}, cast back to the type the woven code expects.
  *
  * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the four shapes below are all
  * the agent needs, and not loading Byte Buddy saves an MCP server ~0.5 s of start-up (issue 3). None
@@ -36,6 +37,7 @@ public abstract class Weave {
 
     /** The bridge's binary name; the class itself is never loaded here. */
     private static final String BRIDGE = "dev.mcppolicy.agent.bridge.PolicyBridge";
+    private static final String BRIDGE_INTERNAL = BRIDGE.replace('.', '/');
     /** {@code ConstantBootstraps.invoke}: a dynamic constant that is the result of calling a method handle. */
     private static final Handle INVOKE = new Handle(Opcodes.H_INVOKESTATIC, "java/lang/invoke/ConstantBootstraps", "invoke",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;"
@@ -90,7 +92,9 @@ public abstract class Weave {
             @Override
             public void visitCode() {
                 super.visitCode();
-                mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
+                if (!method.direct()) {
+                    mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
+                }
                 callBridge(mv, method, 0);
                 withResult.accept(mv);
             }
@@ -112,8 +116,10 @@ public abstract class Weave {
                     @Override
                     public void visitInsn(int opcode) {
                         if (opcode == Opcodes.ARETURN) {
-                            mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length + 1));
-                            mv.visitInsn(Opcodes.SWAP);
+                            if (!method.direct()) {
+                                mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length + 1));
+                                mv.visitInsn(Opcodes.SWAP);
+                            }
                             callBridge(mv, method, 1);
                             castToReturnType(mv, method.descriptor());
                         }
@@ -168,15 +174,17 @@ public abstract class Weave {
                             mv.visitInsn(Opcodes.DUP_X1);
                             super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
                         }
-                        // a, b -> handle, a, b
-                        mv.visitLdcInsn(bridgeHandle(bridgeMethod, 2));
-                        mv.visitInsn(Opcodes.DUP_X2);
-                        mv.visitInsn(Opcodes.POP);
+                        if (!method.direct()) {
+                            // a, b -> handle, a, b
+                            mv.visitLdcInsn(bridgeHandle(bridgeMethod, 2));
+                            mv.visitInsn(Opcodes.DUP_X2);
+                            mv.visitInsn(Opcodes.POP);
+                        }
                         if (keepCall) {
-                            // handle, argument, result -> handle, result, argument
+                            // argument, result -> result, argument
                             mv.visitInsn(Opcodes.SWAP);
                         }
-                        invokeExact(mv, 2);
+                        invokeBridge(mv, method.direct(), 2);
                         castToReturnType(mv, callDescriptor);
                     }
 
@@ -202,8 +210,11 @@ public abstract class Weave {
      */
     abstract MethodVisitor apply(MethodVisitor target, Method method, Runnable woven);
 
-    /** The method being woven: its class's internal name, access flags, name and descriptor. */
-    record Method(String owner, int access, String name, String descriptor) {
+    /**
+     * The method being woven: its class's internal name, access flags, name and descriptor, and whether its class
+     * calls the bridge {@code direct}ly (see {@link #reachesBridgeDirectly}).
+     */
+    record Method(String owner, int access, String name, String descriptor, boolean direct) {
         boolean isStatic() {
             return (access & Opcodes.ACC_STATIC) != 0;
         }
@@ -217,8 +228,8 @@ public abstract class Weave {
     }
 
     /**
-     * Pushes the operands and calls the bridge; the bridge's handle and its first {@code stacked}
-     * arguments are already on the stack.
+     * Pushes the operands and calls the bridge; its first {@code stacked} arguments (after the bridge's handle,
+     * unless the call is direct) are already on the stack.
      */
     void callBridge(MethodVisitor mv, Method method, int stacked) {
         boolean isStatic = method.isStatic();
@@ -247,11 +258,34 @@ public abstract class Weave {
             }
             mv.visitVarInsn(Opcodes.ALOAD, slot);
         }
-        invokeExact(mv, stacked + operands.length);
+        invokeBridge(mv, method.direct(), stacked + operands.length);
     }
 
-    private static void invokeExact(MethodVisitor mv, int arity) {
-        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", bridgeDescriptor(arity), false);
+    /** Calls the bridge method with {@code arity} arguments, already on the stack (after its handle, unless {@code direct}). */
+    void invokeBridge(MethodVisitor mv, boolean direct, int arity) {
+        if (direct) {
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE_INTERNAL, bridgeMethod, bridgeDescriptor(arity), false);
+        } else {
+            mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", bridgeDescriptor(arity), false);
+        }
+    }
+
+    /**
+     * Whether classes of {@code loader} can call the bridge with a plain {@code invokestatic}: the system class loader
+     * (which defines the bridge, {@code BridgeWiring}) is {@code loader} or one of its parents, so resolving the
+     * bridge's name from such a class finds the system class loader's bridge (the app's own class path, Spring Boot's
+     * and servlet containers' loaders). Any other loader (one that does not delegate to it: OSGi, JBoss Modules, an
+     * isolated loader) gets the dynamic constant, which names the system class loader itself. The direct call spins
+     * no method-handle forms: resolving the dynamic constants cost a cold JVM ~50 of them (issue 16).
+     */
+    public static boolean reachesBridgeDirectly(ClassLoader loader) {
+        ClassLoader system = ClassLoader.getSystemClassLoader();
+        for (ClassLoader at = loader; at != null; at = at.getParent()) {
+            if (at == system) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String bridgeDescriptor(int arity) {
