@@ -186,9 +186,23 @@ public final class PolicyWatcher extends Thread {
 
     /**
      * What the file looks like without reading it: the file it resolves to (a symlink swap changes it),
-     * its key, size and modification time; or missing.
+     * its key, size and modification time; or missing. A plain class, not a record: a record's {@code equals}
+     * is bootstrapped through method handles, which cost the first comparison (often during the app's start,
+     * when the app writes a log file beside the policy) ~40 spun method-handle classes (issue 16).
      */
-    record Fingerprint(String target, Object key, long size, long modified) {
+    static final class Fingerprint {
+        private final String target;
+        private final Object key;
+        private final long size;
+        private final long modified;
+
+        private Fingerprint(String target, Object key, long size, long modified) {
+            this.target = target;
+            this.key = key;
+            this.size = size;
+            this.modified = modified;
+        }
+
         static Fingerprint of(Path file) {
             try {
                 Path target = file.toRealPath();
@@ -204,6 +218,25 @@ public final class PolicyWatcher extends Thread {
 
         boolean missing() {
             return target == null && key == null;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (!(other instanceof Fingerprint)) {
+                return false;
+            }
+            Fingerprint that = (Fingerprint) other;
+            return size == that.size && modified == that.modified && Objects.equals(target, that.target) && Objects.equals(key, that.key);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(target, key, size, modified);
+        }
+
+        @Override
+        public String toString() {
+            return "Fingerprint[target=" + target + ", key=" + key + ", size=" + size + ", modified=" + modified + "]";
         }
     }
 }
