@@ -489,14 +489,14 @@ class PolicyParserErrorsTest {
     @Test
     void reportsMalformedJsonWithLineAndColumn() {
         assertThat(only("{\n  \"version\": \"1\",\n  \"tools\": {\"t\": {},}\n}")).isEqualTo(
-                "(document) (line 3, column 21): malformed JSON: Unexpected character ('}' (code 125)): "
-                        + "was expecting double-quote to start field name");
+                "(document) (line 3, column 21): malformed JSON: unexpected character '}': expected a key in double quotes");
     }
 
     @Test
     void reportsTruncatedJsonWithLineAndColumn() {
-        assertThat(only("{\"version\": \"1\",\n \"tools\": {")).startsWith(
-                "(document) (line 2, column 12): malformed JSON: Unexpected end-of-input: expected close marker for Object");
+        assertThat(only("{\"version\": \"1\",\n \"tools\": {")).isEqualTo(
+                "(document) (line 2, column 12): malformed JSON: unexpected end of the document: expected '}' to close the object "
+                        + "that starts at line 2, column 11");
     }
 
     @Test
@@ -539,7 +539,7 @@ class PolicyParserErrorsTest {
     @Test
     void sniffsABraceAsJsonSoAFlowStyleYamlFileNeedsItsExtension() {
         assertThat(errorsOf("{version: '1'}", null)).containsExactly("(document) (line 1, column 2): malformed JSON: "
-                + "Unexpected character ('v' (code 118)): was expecting double-quote to start field name");
+                + "unexpected character 'v': expected a key in double quotes");
     }
 
     @Test

@@ -51,8 +51,10 @@ class JmxIT {
             assertThat(Files.readAllLines(classes)).as("no MBean server while nobody asked for one")
                     .anyMatch(l -> l.contains("dev.mcppolicy.agent.metrics.JmxRegistration"))
                     .noneMatch(l -> l.contains("com.sun.jmx.mbeanserver.JmxMBeanServer "))
-                    // a JSON policy loads none of the YAML side (issue 16: load only what the policy uses)
-                    .noneMatch(l -> l.contains(".dataformat.yaml.") || l.contains("snakeyaml"));
+                    // a JSON policy loads none of the YAML side, nor the agent's copy of Jackson (issue 16: load only
+                    // what the policy uses; its own reader reads JSON)
+                    .noneMatch(l -> l.contains(".dataformat.yaml.") || l.contains("snakeyaml"))
+                    .noneMatch(l -> l.contains("dev.mcppolicy.agent.shaded.com.fasterxml.jackson."));
 
             try (JMXConnector connector = connect(server)) {
                 MBeanServerConnection jmx = connector.getMBeanServerConnection();
