@@ -5,14 +5,13 @@ import dev.mcppolicy.agent.instrumentation.MethodShape;
 import dev.mcppolicy.agent.instrumentation.McpAsyncServerInstrumentation;
 import dev.mcppolicy.agent.instrumentation.TypeInstrumentation;
 import dev.mcppolicy.agent.status.StartupSummary;
-import java.io.InputStream;
 import java.util.List;
 import java.util.function.BiFunction;
 
 /**
  * Proves at run time that the hooks fire (BlockHound's self-check, STYLE.md): once the transformer is
- * in place, a fresh copy of {@link CanaryTarget} is defined, so the JVM hands it to the agent's
- * transformer, which weaves it with the server {@code tools/call} weave; its handler is then called
+ * in place, {@link CanaryTarget} is loaded (no one loads it before), so the JVM hands its bytes to the
+ * agent's transformer, which weaves it with the server {@code tools/call} weave; its handler is then called
  * with {@link #PROBE}, which the hooks answer with {@link #ANSWER} without deciding or logging. Getting
  * {@code ANSWER} back shows the transformer runs, the weave verifies, woven code reaches the bridge
  * and the bridge reaches the hooks. Anything else is an ERROR: MCP tool calls would not be policed. The
@@ -56,14 +55,8 @@ public final class Canary {
 
     static void check(StartupSummary summary) {
         try {
-            byte[] bytes;
-            try (InputStream in = Canary.class.getClassLoader().getResourceAsStream(HookedTypes.CANARY + ".class")) {
-                if (in == null) {
-                    throw new IllegalStateException("the agent jar lacks " + HookedTypes.CANARY);
-                }
-                bytes = in.readAllBytes();
-            }
-            Class<?> target = new Isolated(bytes).loadClass(HookedTypes.CANARY.replace('/', '.'));
+            // its first load, now that the transformer is in place: the JVM hands its bytes to the agent's transformer
+            Class<?> target = Class.forName(HookedTypes.CANARY.replace('/', '.'), true, Canary.class.getClassLoader());
             @SuppressWarnings("unchecked")
             BiFunction<Object, Object, Object> handler = (BiFunction<Object, Object, Object>)
                     target.getMethod("toolsCallRequestHandler").invoke(target.getDeclaredConstructor().newInstance());
@@ -75,27 +68,6 @@ public final class Canary {
             }
         } catch (Throwable t) {
             summary.canaryNotChecked(t);
-        }
-    }
-
-    /** Defines the canary's own copy of {@link CanaryTarget}, so that it goes through the transformers. */
-    private static final class Isolated extends ClassLoader {
-        private final byte[] bytes;
-
-        Isolated(byte[] bytes) {
-            super("mcp-policy-canary", Canary.class.getClassLoader());
-            this.bytes = bytes;
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.equals(HookedTypes.CANARY.replace('/', '.'))) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> loaded = findLoadedClass(name);
-                return loaded != null ? loaded : defineClass(name, bytes, 0, bytes.length);
-            }
         }
     }
 }
