@@ -36,4 +36,9 @@ public final class HookedTypes {
 
     private HookedTypes() {
     }
+
+    /** Whether the class of this internal name is woven: one of {@link #INTERNAL_NAMES} or the {@link #CANARY}. */
+    public static boolean isHooked(String internalName) {
+        return INTERNAL_NAMES.contains(internalName) || CANARY.equals(internalName);
+    }
 }

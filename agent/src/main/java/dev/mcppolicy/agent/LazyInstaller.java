@@ -10,16 +10,17 @@ import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * The only transformer registered at premain: a string-prefix check per loaded class and nothing
  * else, so a JVM without the MCP SDK pays almost nothing (its policy is not even read). The first
-     * {@code io/modelcontextprotocol/} class (or Spring AI's {@code org/springframework/ai/mcp/}, whose 2.x
-     * transports are hooked too) wakes it up: it starts reading the policy, then builds the
-     * real (ASM) transformer, before the SDK's dispatch classes load (a {@code dev/langchain4j/mcp/} class, of
-     * LangChain4j's own MCP client, does the same), and hands it exactly the classes it
- * hooks. It does so once: an install that fails is reported once, and MCP calls are then not policed
+ * {@code io/modelcontextprotocol/} class (or Spring AI's {@code org/springframework/ai/mcp/}, whose 2.x
+ * transports are hooked too; or a {@code dev/langchain4j/mcp/} class, of LangChain4j's own MCP client) wakes it
+ * up: it starts reading the policy, then builds the real (ASM) transformer, on a thread of its own when that
+ * class is not one it weaves, and hands the real transformer exactly the classes it hooks; a hooked class
+ * waits for the install. It does so once: an install that fails is reported once, and MCP calls are then not policed
  * (later MCP classes do not try again, each with its own stack trace).
  */
 final class LazyInstaller implements ClassFileTransformer {
@@ -39,6 +40,8 @@ final class LazyInstaller implements ClassFileTransformer {
     private volatile Activated active;
     /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
     private boolean attempted;
+    /** Whether {@link #activateInBackground} started its thread (at most once). */
+    private final AtomicBoolean installThreadStarted = new AtomicBoolean();
 
     LazyInstaller(PolicyHolder policy, Supplier<DecisionLog> log, Thread policyLoader, boolean serializeStdio, StartupSummary summary,
             Approvals approvals, boolean showArguments) {
@@ -57,6 +60,11 @@ final class LazyInstaller implements ClassFileTransformer {
         if (!wakesUp(className)) {
             return null;
         }
+        if (!HookedTypes.isHooked(className)) {
+            // nothing to weave here: the install goes on beside the app, which waits only for a class it must weave
+            activateInBackground();
+            return null;
+        }
         Activated current = active != null ? active : activate();
         if (current == null || !current.hookedTypes.contains(className)) {
             return null;
@@ -73,6 +81,26 @@ final class LazyInstaller implements ClassFileTransformer {
     static boolean wakesUp(String className) {
         return className != null && (className.startsWith(SDK_PREFIX) || className.startsWith(SPRING_AI_PREFIX)
                 || className.startsWith(LANGCHAIN4J_PREFIX) || className.equals(HookedTypes.CANARY));
+    }
+
+    /**
+     * Wakes up on a thread of its own, {@code mcp-policy-install}, unless that was already asked for: what the first
+     * MCP class that is not woven does. The app's thread goes on loading classes meanwhile (in an SDK server that
+     * is most of a second of Jackson, Reactor and the SDK before the first woven class, which waits for the install
+     * if it is still under way), instead of waiting ~60 ms on a small box for the hooks, the decision log and the
+     * bridge to be set up (issue 16).
+     */
+    void activateInBackground() {
+        if (installThreadStarted.compareAndSet(false, true)) {
+            Thread install = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    activate();
+                }
+            }, "mcp-policy-install");
+            install.setDaemon(true);
+            install.start();
+        }
     }
 
     /**

@@ -11,9 +11,10 @@ import java.util.concurrent.CountDownLatch;
  * agent ({@link Agent#start}: configuration, the startup summary, the {@link LazyInstaller}), so that the app's
  * {@code main} waits for none of it (about 30 ms of class loading and interpreting on a small box).
  *
- * <p>Nothing escapes it: every class the agent could weave passes through {@link #transform}, and a class whose
- * name wakes the agent waits there until the start is done, then goes to the installer. Every other class is
- * one string-prefix check, as before. Only the summary's first line is printed before {@code main}: a JVM that
+ * <p>Nothing escapes it: every class the agent could weave passes through {@link #transform}, and a class the
+ * agent weaves waits there until the start is done, then goes to the installer. Another MCP class wakes the
+ * agent without waiting (the start thread then goes on to install the hooks). Every other class is one
+ * string-prefix check, as before. Only the summary's first line is printed before {@code main}: a JVM that
  * ends within a few tens of milliseconds may end before the rest of the summary is printed. An attach that finds the agent running waits for the start too
  * ({@link #awaitStarted}).
  */
@@ -26,6 +27,8 @@ final class StartGate implements ClassFileTransformer, Runnable {
     /** Set once, before {@link #started} opens; {@code null} when the start failed (reported then). */
     private volatile LazyInstaller installer;
     private volatile Thread starter;
+    /** Whether an MCP class that is not woven came (it does not wait for the start; see {@link #wakeUp}). */
+    private volatile boolean wakeRequested;
 
     private StartGate(String options, Instrumentation inst) {
         this.options = options;
@@ -55,6 +58,11 @@ final class StartGate implements ClassFileTransformer, Runnable {
         } finally {
             started.countDown();
         }
+        LazyInstaller started = installer;
+        if (wakeRequested && started != null) {
+            // an MCP class came during the start: this thread goes on to install the hooks
+            started.activate();
+        }
     }
 
     @Override
@@ -67,9 +75,26 @@ final class StartGate implements ClassFileTransformer, Runnable {
             // the start itself never waits for itself (it loads no MCP class; this keeps it so if one ever did)
             return null;
         }
+        if (!HookedTypes.isHooked(className)) {
+            // a class the agent does not weave wakes it but never waits for it
+            wakeUp();
+            return null;
+        }
         awaitStart();
         LazyInstaller target = installer;
         return target == null ? null : target.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+    }
+
+    /**
+     * Has the agent woken up: at once when its start is done, else by the start thread once it is. Both sides write
+     * their volatile before they read the other's, so at least one of them sees the other and wakes it.
+     */
+    private void wakeUp() {
+        wakeRequested = true;
+        LazyInstaller target = installer;
+        if (target != null) {
+            target.activateInBackground();
+        }
     }
 
     private void awaitStart() {

@@ -6,7 +6,10 @@ import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The hooks are installed once: a failed install is reported once, not again at every later MCP class. */
@@ -57,6 +60,61 @@ class LazyInstallerTest {
         assertThat(installer.transform(null, null, "com/example/App", null, null, new byte[0])).isNull();
         assertThat(installer.transform(null, null, null, null, null, new byte[0])).isNull();
         assertThat(starts).hasValue(0);
+    }
+
+    @Test
+    void anMcpClassItDoesNotWeaveStartsTheInstallWithoutWaitingAndAWovenOneWaitsForIt() throws Exception {
+        CountDownLatch installing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger starts = new AtomicInteger();
+        AtomicReference<String> installThread = new AtomicReference<>();
+        Thread loader = new Thread("test-policy-loader") {
+            @Override
+            public synchronized void start() {
+                // the install's first step: held here until the test lets it go
+                starts.incrementAndGet();
+                installThread.set(Thread.currentThread().getName());
+                installing.countDown();
+                awaitQuietly(release);
+                throw new IllegalStateException("the test's install stops here");
+            }
+        };
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), loader, true,
+                new StartupSummary(), null, false);
+
+        Stderr.of(() -> {
+            assertThat(installer.transform(null, null, "io/modelcontextprotocol/spec/McpSchema", null, null, new byte[0])).isNull();
+            assertThat(installer.transform(null, null, "io/modelcontextprotocol/spec/McpSchema$Tool", null, null, new byte[0])).isNull();
+            awaitQuietly(installing);
+            assertThat(installThread).as("the install runs beside the app's thread").hasValue("mcp-policy-install");
+
+            Thread woven = new Thread(() -> installer.transform(null, null, "io/modelcontextprotocol/server/McpAsyncServer", null, null,
+                    new byte[0]), "loads-a-woven-class");
+            woven.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (woven.getState() != Thread.State.BLOCKED && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(woven.getState()).as("a class the agent weaves waits for the install").isEqualTo(Thread.State.BLOCKED);
+            release.countDown();
+            try {
+                woven.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            assertThat(woven.isAlive()).isFalse();
+        });
+        assertThat(starts).as("one install").hasValue(1);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("not within 10 s");
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static String stderrOf(Runnable action) {
