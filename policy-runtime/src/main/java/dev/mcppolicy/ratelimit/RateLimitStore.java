@@ -41,9 +41,10 @@ public interface RateLimitStore {
      * Gets ready for a counter that is counted under many keys (a {@code session} or {@code client}
      * limit), so that its first call does not pay for setting it up. Called by
      * {@code PolicyEngine.warmUp}, off the call path, never while an engine is built or deciding; counts
-     * nothing, and {@link #tryAcquire} works whether or not it was called.
+     * nothing, and {@link #tryAcquire} works whether or not it was called. {@code nowMillis}: the engine's clock,
+     * as a call would bring it.
      */
-    default void prepare(Limit limit) {
+    default void prepare(Limit limit, long nowMillis) {
     }
 
     /**

@@ -39,9 +39,9 @@ class EngineStoreTest {
         }
 
         @Override
-        public void prepare(Limit limit) {
+        public void prepare(Limit limit, long nowMillis) {
             calls.add("prepare " + limit.counter());
-            inMemory.prepare(limit);
+            inMemory.prepare(limit, nowMillis);
         }
     }
 
@@ -155,7 +155,7 @@ class EngineStoreTest {
             }
 
             @Override
-            public void prepare(Limit limit) {
+            public void prepare(Limit limit, long nowMillis) {
                 throw new IllegalStateException("down");
             }
         };

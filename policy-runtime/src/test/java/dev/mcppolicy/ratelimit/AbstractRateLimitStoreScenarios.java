@@ -85,8 +85,8 @@ abstract class AbstractRateLimitStoreScenarios {
         for (Algorithm algorithm : Algorithm.values()) {
             for (Scope scope : Scope.values()) {
                 Limit limit = limit("p-" + algorithm + "-" + scope, Duration.ofMinutes(1), 1, scope, algorithm);
-                store.prepare(limit);
-                store.prepare(limit);
+                store.prepare(limit, clock.millis());
+                store.prepare(limit, clock.millis());
                 String key = scope == Scope.GLOBAL ? RateLimitStore.GLOBAL_KEY : "c1";
                 assertThat(takeAs(key, limit).admitted()).as(algorithm + " " + scope).isTrue();
                 assertThat(takeAs(key, limit).admitted()).as(algorithm + " " + scope).isFalse();

@@ -71,7 +71,7 @@ class CounterViewTest {
     @Test
     void keyedCountersShowEachKeyMostUsedFirstUpToTheCapAndAnEmptyOneShowsNoKey() {
         Limit limit = new Limit("k", Duration.ofMinutes(1), 5, Scope.SESSION, Algorithm.FIXED);
-        store.prepare(limit);
+        store.prepare(limit, clock.millis());
         assertThat(store.counters(List.of(limit), 10, clock.millis()))
                 .containsExactly(new CounterView("k", Scope.SESSION, null, 0, 5, Duration.ofMinutes(1), Algorithm.FIXED, 0));
         for (String key : List.of("a", "b", "b", "c", "c", "c")) {

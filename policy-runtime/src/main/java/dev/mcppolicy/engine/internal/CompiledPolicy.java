@@ -36,10 +36,12 @@ public final class CompiledPolicy implements PolicyEngine {
     private final EngineOptions options;
     /** One limit per counter counted under many keys, for {@link #warmUp}. */
     private final List<Limit> keyedCounters;
+    private final Clock clock;
 
     /** Compiles {@code policy}; calls no store method. */
     public CompiledPolicy(Policy policy, Clock clock, EngineOptions options) {
         this.policy = policy;
+        this.clock = clock;
         this.options = options;
         this.store = options.store();
         Limits allTools = Limits.of(policy.allToolsLimits(), "/all_tools/limits");
@@ -89,7 +91,7 @@ public final class CompiledPolicy implements PolicyEngine {
     void prepareStore() {
         try {
             for (Limit limit : keyedCounters) {
-                store.prepare(limit);
+                store.prepare(limit, clock.millis());
             }
         } catch (Exception | LinkageError e) {
             // Preparing is only a head start: an unready store sets itself up on first use, or answers
