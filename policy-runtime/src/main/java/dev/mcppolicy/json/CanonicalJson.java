@@ -82,7 +82,12 @@ public final class CanonicalJson {
             // a huge value is not kept for the thread's next hash
             scratch.text = new StringBuilder(Scratch.FIRST);
         }
-        return hex(digest.digest(), out);
+        try {
+            digest.digest(scratch.hash, 0, scratch.hash.length);
+        } catch (java.security.DigestException e) {
+            throw new IllegalStateException("a SHA-256 digest is 32 bytes", e);
+        }
+        return hex(scratch.hash, scratch.digits, out);
     }
 
     /** Appends the hex SHA-256 of {@code bytes} to {@code out}, with this thread's digest (no provider lookup per hash). */
@@ -91,10 +96,17 @@ public final class CanonicalJson {
     }
 
     private static StringBuilder hex(byte[] digest, StringBuilder out) {
-        for (byte b : digest) {
-            out.append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+        return hex(digest, new char[2 * digest.length], out);
+    }
+
+    /** The digits written into {@code digits} first and appended at once: 64 single-char appends cost more than the hash. */
+    private static StringBuilder hex(byte[] digest, char[] digits, StringBuilder out) {
+        for (int i = 0; i < digest.length; i++) {
+            byte b = digest[i];
+            digits[2 * i] = HEX[(b >> 4) & 0xF];
+            digits[2 * i + 1] = HEX[b & 0xF];
         }
-        return out;
+        return out.append(digits, 0, 2 * digest.length);
     }
 
     /**
@@ -106,6 +118,9 @@ public final class CanonicalJson {
         static final int FIRST = 128;
         static final int MOST_KEPT = 4096;
         final MessageDigest digest;
+        /** The last hash and its hex digits: {@code digest()} and the digits allocate nothing per line. */
+        final byte[] hash = new byte[32];
+        final char[] digits = new char[64];
         StringBuilder text = new StringBuilder(FIRST);
         /** Whether an {@code appendSha256} on this thread is using it. */
         boolean busy;

@@ -100,40 +100,40 @@ public final class DecisionRecord {
         if (decision.isMonitored()) {
             line.append(" would=").append(decision.wouldBe());
         }
-        field(line, "tool", call.tool());
+        field(line, " tool=", call.tool());
         line.append(" side=").append(call.side().word());
         if (call.server() != null) {
-            field(line, "server", call.server());
+            field(line, " server=", call.server());
         }
-        field(line, "rule", decision.rule());
+        field(line, " rule=", decision.rule());
         if (decision.argument() != null) {
-            field(line, "arg", decision.argument());
+            field(line, " arg=", decision.argument());
         }
         if (decision.reason() != null) {
-            quoted(line, "reason", decision.reason(), REASON_CAP);
+            quoted(line, " reason=", decision.reason(), REASON_CAP);
         }
         if (decision.retryAfterSeconds() > 0) {
             line.append(" retry_after=").append(decision.retryAfterSeconds());
         }
         if (approval != null) {
-            field(line, "approval_id", approval.id());
+            field(line, " approval_id=", approval.id());
             if (!approval.isHold()) {
                 line.append(" approval=").append(approval.outcome());
                 if (approval.approver() != null) {
-                    field(line, "approver", approval.approver());
+                    field(line, " approver=", approval.approver());
                 }
                 line.append(" waited_ms=").append(approval.waitedMillis());
             }
             if (approval.via() != null) {
-                field(line, "approval_via", approval.via());
+                field(line, " approval_via=", approval.via());
             }
         }
-        field(line, "session", orDash(call.sessionId()));
-        field(line, "client", orDash(call.clientId()));
-        field(line, "arg_keys", argumentKeysText());
+        field(line, " session=", orDash(call.sessionId()));
+        field(line, " client=", orDash(call.clientId()));
+        field(line, " arg_keys=", argumentKeysText());
         CanonicalJson.appendSha256(call.arguments(), line.append(" args_sha256="));
         if (logArguments) {
-            quoted(line, "args", CanonicalJson.write(call.arguments()), ARGS_CAP);
+            quoted(line, " args=", CanonicalJson.write(call.arguments()), ARGS_CAP);
         }
         String text = line.append(" took_us=").append(tookMicros).toString();
         if (line.capacity() > MOST_KEPT_LINE) {
@@ -255,16 +255,17 @@ public final class DecisionRecord {
     }
 
     /** Writes {@code name=value}, quoting the value unless it is plain visible text, and capping it. */
-    private static void field(StringBuilder line, String name, String value) {
+    /** {@code prefix}: the field's {@code " name="}, one append rather than three. */
+    private static void field(StringBuilder line, String prefix, String value) {
         if (value.length() > FIELD_CAP || needsQuotes(value)) {
-            quoted(line, name, value, FIELD_CAP);
+            quoted(line, prefix, value, FIELD_CAP);
         } else {
-            line.append(' ').append(name).append('=').append(value);
+            line.append(prefix).append(value);
         }
     }
 
-    private static void quoted(StringBuilder line, String name, String value, int cap) {
-        line.append(' ').append(name).append("=\"");
+    private static void quoted(StringBuilder line, String prefix, String value, int cap) {
+        line.append(prefix).append('"');
         DisplayText.appendQuoted(value, '"', cap, line);
         line.append('"');
     }
@@ -274,10 +275,17 @@ public final class DecisionRecord {
             return true;
         }
         for (int i = 0; i < value.length(); ) {
+            char unit = value.charAt(i);
+            if (unit < 0x7f) {
+                // the common case, without the code point's work
+                if (unit <= ' ' || unit == '"' || unit == '=' || unit == '\\') {
+                    return true;
+                }
+                i++;
+                continue;
+            }
             int c = value.codePointAt(i);
-            boolean plain = c < 0x7f ? c > ' ' && c != '"' && c != '=' && c != '\\'
-                    : !DisplayText.isUnsafe(c) && !Character.isWhitespace(c) && !Character.isSpaceChar(c);
-            if (!plain) {
+            if (DisplayText.isUnsafe(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
                 return true;
             }
             i += Character.charCount(c);
