@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Time to `initialize` of the SDK 2.1.0 stdio fixture server, with and without agents (issue 16, goal 3).
+
+Needs a built tree (mvn -B verify). Usage:
+    python3 integration-tests/perf/initialize.py [rounds] [agent.jar ...]
+Each round starts the server once with no agent, once with an empty -javaagent (a premain that returns at
+once: the floor of any agent), and once under each agent jar given (default: agent/target/mcp-policy-agent.jar;
+pass an older build's jar beside it for a before/after from the same run), in that order, sends `initialize`
+and reads the answer. For each setup it prints the median and min wall time from spawn to the answer and the
+median CPU time of the whole process by then (user + system, from /proc), each also as the median of the
+per-round differences to the server alone in the same round: on a loaded 2-core box the rounds drift, and
+the paired difference cancels most of that drift.
+"""
+import json, os, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FIX = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target")
+CP = os.path.join(FIX, "classes") + os.pathsep + os.path.join(FIX, "lib", "*")
+ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 21
+JARS = [os.path.abspath(j) for j in sys.argv[2:]] or [os.path.join(ROOT, "agent", "target", "mcp-policy-agent.jar")]
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "perf", "version": "1"}}}
+TICKS = os.sysconf("SC_CLK_TCK")
+
+work = tempfile.mkdtemp(prefix="mcp-policy-init-")
+with open(os.path.join(work, "mcp-policy.json"), "w") as f:
+    f.write('{"version":"1","default":"deny","tools":{"echo":{}}}')
+
+
+def empty_agent():
+    src = os.path.join(work, "empty", "perf")
+    os.makedirs(src)
+    with open(os.path.join(src, "EmptyAgent.java"), "w") as f:
+        f.write("package perf; public final class EmptyAgent {"
+                " public static void premain(String args, java.lang.instrument.Instrumentation inst) { } }")
+    with open(os.path.join(work, "empty", "manifest.txt"), "w") as f:
+        f.write("Premain-Class: perf.EmptyAgent\n")
+    subprocess.run(["javac", "-d", os.path.join(work, "empty"), os.path.join(src, "EmptyAgent.java")], check=True)
+    jar = os.path.join(work, "empty-agent.jar")
+    subprocess.run(["jar", "cfm", jar, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
+                    "perf/EmptyAgent.class"], check=True)
+    return jar
+
+
+def initialize(options):
+    """Wall ms from spawn to the initialize answer, and the process's CPU ms by then."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(["java"] + options + ["-cp", CP, "fixture.FixtureServer", "stdio"], cwd=work,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    proc.stdin.write(json.dumps(INIT) + "\n")
+    proc.stdin.flush()
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the server exited before answering")
+        if line.startswith("{") and json.loads(line).get("id") == 1:
+            break
+    wall = (time.perf_counter() - started) * 1000
+    with open(f"/proc/{proc.pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) * 1000 / TICKS
+    proc.kill()
+    proc.wait()
+    return wall, cpu
+
+
+setups = {"no agent": [], "empty -javaagent": ["-javaagent:" + empty_agent()]}
+for jar in JARS:
+    setups[os.path.relpath(jar, ROOT) if jar.startswith(ROOT) else jar] = ["-javaagent:" + jar]
+results = {name: [] for name in setups}
+for _ in range(ROUNDS):
+    for name, options in setups.items():
+        results[name].append(initialize(options))
+
+alone = results["no agent"]
+print(f"time to initialize, SDK 2.1.0 stdio fixture, {ROUNDS} rounds (load average {os.getloadavg()[0]:.1f})")
+print("| setup | wall median (ms) | wall min (ms) | CPU median (ms) | added wall, paired median | added CPU, paired median |")
+print("|---|---|---|---|---|---|")
+for name, runs in results.items():
+    wall_added = statistics.median(r[0] - a[0] for r, a in zip(runs, alone))
+    cpu_added = statistics.median(r[1] - a[1] for r, a in zip(runs, alone))
+    print(f"| {name} | {statistics.median(r[0] for r in runs):.0f} | {min(r[0] for r in runs):.0f} | "
+          f"{statistics.median(r[1] for r in runs):.0f} | {wall_added:+.0f} | {cpu_added:+.0f} |")
