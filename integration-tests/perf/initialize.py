@@ -12,6 +12,7 @@ per-round differences to the server alone in the same round: on a loaded 2-core 
 the paired difference cancels most of that drift.
 """
 import json, os, statistics, subprocess, sys, tempfile, time
+import emptyagent
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target")
@@ -25,21 +26,6 @@ TICKS = os.sysconf("SC_CLK_TCK")
 work = tempfile.mkdtemp(prefix="mcp-policy-init-")
 with open(os.path.join(work, "mcp-policy.json"), "w") as f:
     f.write('{"version":"1","default":"deny","tools":{"echo":{}}}')
-
-
-def empty_agent():
-    src = os.path.join(work, "empty", "perf")
-    os.makedirs(src)
-    with open(os.path.join(src, "EmptyAgent.java"), "w") as f:
-        f.write("package perf; public final class EmptyAgent {"
-                " public static void premain(String args, java.lang.instrument.Instrumentation inst) { } }")
-    with open(os.path.join(work, "empty", "manifest.txt"), "w") as f:
-        f.write("Premain-Class: perf.EmptyAgent\n")
-    subprocess.run(["javac", "-d", os.path.join(work, "empty"), os.path.join(src, "EmptyAgent.java")], check=True)
-    jar = os.path.join(work, "empty-agent.jar")
-    subprocess.run(["jar", "cfm", jar, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
-                    "perf/EmptyAgent.class"], check=True)
-    return jar
 
 
 def initialize(options):
@@ -64,7 +50,7 @@ def initialize(options):
     return wall, cpu
 
 
-setups = {"no agent": [], "empty -javaagent": ["-javaagent:" + empty_agent()]}
+setups = {"no agent": [], "empty -javaagent": ["-javaagent:" + emptyagent.build(work)]}
 for jar in JARS:
     setups[os.path.relpath(jar, ROOT) if jar.startswith(ROOT) else jar] = ["-javaagent:" + jar]
 results = {name: [] for name in setups}

@@ -24,6 +24,7 @@ Needs a built tree (mvn -B verify). Usage: python3 integration-tests/perf/measur
 without the agent, so the latency run uses 2.1.0.)
 """
 import http.client, json, os, shlex, signal, socket, statistics, subprocess, sys, tempfile, time
+import emptyagent
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # MCP_POLICY_AGENT_JAR: another build of the agent (an older commit's, for a before/after from the same commands)
@@ -42,20 +43,7 @@ with open(os.path.join(work, "mcp-policy.json"), "w") as f:
     f.write(POLICY)
 
 
-EMPTY_AGENT = os.path.join(work, "empty-agent.jar")
-
-
-def build_empty_agent():
-    src = os.path.join(work, "empty", "perf")
-    os.makedirs(src)
-    with open(os.path.join(src, "EmptyAgent.java"), "w") as f:
-        f.write("package perf; public final class EmptyAgent {"
-                " public static void premain(String args, java.lang.instrument.Instrumentation inst) { } }")
-    with open(os.path.join(work, "empty", "manifest.txt"), "w") as f:
-        f.write("Premain-Class: perf.EmptyAgent\n")
-    subprocess.run(["javac", "-d", os.path.join(work, "empty"), os.path.join(src, "EmptyAgent.java")], check=True)
-    subprocess.run(["jar", "cfm", EMPTY_AGENT, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
-                    "perf/EmptyAgent.class"], check=True)
+EMPTY_AGENT = None  # built by emptyagent.build before the measurements
 
 
 def jvm(agent, cp, main, *args):
@@ -318,7 +306,7 @@ def pct(values, p):
 
 print(f"load average before: {os.getloadavg()}")
 print(f"java: {subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()[0]}; cores: {os.cpu_count()}")
-build_empty_agent()
+EMPTY_AGENT = emptyagent.build(work)
 base = []
 with_agent = []
 empty = []

@@ -1,0 +1,18 @@
+"""The floor of any Java agent, for the perf scripts: a jar whose premain returns at once, built with javac."""
+import os, subprocess
+
+
+def build(work):
+    """Builds the empty agent under the folder `work` and returns its jar's path."""
+    src = os.path.join(work, "empty", "perf")
+    os.makedirs(src)
+    with open(os.path.join(src, "EmptyAgent.java"), "w") as f:
+        f.write("package perf; public final class EmptyAgent {"
+                " public static void premain(String args, java.lang.instrument.Instrumentation inst) { } }")
+    with open(os.path.join(work, "empty", "manifest.txt"), "w") as f:
+        f.write("Premain-Class: perf.EmptyAgent\n")
+    subprocess.run(["javac", "-d", os.path.join(work, "empty"), os.path.join(src, "EmptyAgent.java")], check=True)
+    jar = os.path.join(work, "empty-agent.jar")
+    subprocess.run(["jar", "cfm", jar, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
+                    "perf/EmptyAgent.class"], check=True)
+    return jar
