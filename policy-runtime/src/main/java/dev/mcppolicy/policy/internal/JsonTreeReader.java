@@ -220,7 +220,7 @@ final class JsonTreeReader {
                     break;
                 default:
                     position--;
-                    throw malformed("unknown escape \\" + printable(escaped) + " in a string: use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX");
+                    throw malformed("unknown escape \\" + printable(escaped) + " in a string: use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t, or \\u and four hex digits");
             }
             runStart = position;
         }

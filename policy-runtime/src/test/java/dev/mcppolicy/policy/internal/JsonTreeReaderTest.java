@@ -67,7 +67,7 @@ class JsonTreeReaderTest {
         "[tru]                       | 1 | 2  | unexpected character 't': expected a value (an object, array, string, number, true, false or null)",
         "[NaN]                       | 1 | 2  | unexpected character 'N': expected a value (an object, array, string, number, true, false or null)",
         "['a']                       | 1 | 2  | unexpected character ''': expected a value (an object, array, string, number, true, false or null)",
-        "[\"a\\x\"]                  | 1 | 5  | unknown escape \\x in a string: use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX",
+        "[\"a\\x\"]                  | 1 | 5  | unknown escape \\x in a string: use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t, or \\u and four hex digits",
         "[\"\\u12G4\"]               | 1 | 7  | expected four hexadecimal digits after \\u in a string",
         "[\"abc                      | 1 | 6  | unexpected end of the document in the string that starts at line 1, column 2",
         "[1,                         | 1 | 4  | unexpected end of the document: expected ']' to close the array that starts at line 1, column 1",
