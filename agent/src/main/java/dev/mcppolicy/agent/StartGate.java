@@ -58,10 +58,10 @@ final class StartGate implements ClassFileTransformer, Runnable {
         } finally {
             started.countDown();
         }
-        LazyInstaller started = installer;
-        if (wakeRequested && started != null) {
+        LazyInstaller ready = installer;
+        if (wakeRequested && ready != null) {
             // an MCP class came during the start: this thread goes on to install the hooks
-            started.activate();
+            ready.activate();
         }
     }
 
