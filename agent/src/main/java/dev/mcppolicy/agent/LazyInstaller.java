@@ -8,7 +8,6 @@ import dev.mcppolicy.agent.instrumentation.HookInstaller;
 import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.StartupSummary;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -37,11 +36,12 @@ final class LazyInstaller implements ClassFileTransformer {
     private final Thread policyLoader;
     private final boolean serializeStdio;
     private final StartupSummary summary;
-    private volatile Activated active;
+    /** The weaving transformer once installed; {@code null} before, or after a failed install. */
+    private volatile ClassFileTransformer active;
     /** Set when the install starts, never cleared: it is tried once. Guarded by {@code this}. */
     private boolean attempted;
-    /** Whether {@link #activateInBackground} started its thread (at most once). */
-    private final AtomicBoolean installThreadStarted = new AtomicBoolean();
+    /** Whether a wake-up without waiting was asked for ({@link #activateInBackground}, {@link #activateHere}): at most one runs. */
+    private final AtomicBoolean wakeAsked = new AtomicBoolean();
 
     LazyInstaller(PolicyHolder policy, Supplier<DecisionLog> log, Thread policyLoader, boolean serializeStdio, StartupSummary summary,
             Approvals approvals, boolean showArguments) {
@@ -65,12 +65,12 @@ final class LazyInstaller implements ClassFileTransformer {
             activateInBackground();
             return null;
         }
-        Activated current = active != null ? active : activate();
-        if (current == null || !current.hookedTypes.contains(className)) {
+        ClassFileTransformer current = active != null ? active : activate();
+        if (current == null) {
             return null;
         }
         try {
-            return current.transformer.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+            return current.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
         } catch (Throwable t) {
             Diagnostics.adviceError("instrumenting", className.replace('/', '.') + ", whose calls are NOT policed", t);
             return null;
@@ -91,7 +91,7 @@ final class LazyInstaller implements ClassFileTransformer {
      * bridge to be set up (issue 16).
      */
     void activateInBackground() {
-        if (installThreadStarted.compareAndSet(false, true)) {
+        if (active == null && wakeAsked.compareAndSet(false, true)) {
             Thread install = new Thread(new Runnable() {
                 @Override
                 public void run() {
@@ -104,11 +104,21 @@ final class LazyInstaller implements ClassFileTransformer {
     }
 
     /**
+     * {@link #activate} on the calling thread unless a wake-up without waiting was already asked for: what the start
+     * thread does when an MCP class came while it was starting the agent, so that no install thread is made later.
+     */
+    void activateHere() {
+        if (wakeAsked.compareAndSet(false, true)) {
+            activate();
+        }
+    }
+
+    /**
      * Wakes up now (late attach: the SDK may already be loaded), unless it already tried. Another thread
      * waits for an install under way; the installing thread itself (classes the install loads) and
      * everyone after a failed install get {@code null}.
      */
-    Activated activate() {
+    ClassFileTransformer activate() {
         synchronized (this) {
             if (attempted) {
                 return active;
@@ -125,7 +135,7 @@ final class LazyInstaller implements ClassFileTransformer {
     }
 
     /** The policy being read (tool calls wait for it), hooks plugged into the bridge, then the weaving transformer. */
-    private Activated install() {
+    private ClassFileTransformer install() {
         long started = System.nanoTime();
         if (policyLoader.getState() == Thread.State.NEW) {
             policyLoader.start();
@@ -133,20 +143,7 @@ final class LazyInstaller implements ClassFileTransformer {
         BridgeWiring.install(policy, log.get(), approvals, showArguments);
         ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary);
         summary.hooksInstalled((System.nanoTime() - started) / 1_000_000);
-        Set<String> woven = new HashSet<>(HookedTypes.INTERNAL_NAMES);
-        woven.add(HookedTypes.CANARY);
-        return new Activated(hooks, Set.copyOf(woven));
-    }
-
-    /** The real transformer and the internal names of the types it weaves (the SDK's and the canary). */
-    static final class Activated {
-        final ClassFileTransformer transformer;
-        final Set<String> hookedTypes;
-
-        Activated(ClassFileTransformer transformer, Set<String> hookedTypes) {
-            this.transformer = transformer;
-            this.hookedTypes = hookedTypes;
-        }
+        return hooks;
     }
 
     static void retransformLoaded(Instrumentation inst, Set<String> hookedTypes) {

@@ -61,7 +61,7 @@ final class StartGate implements ClassFileTransformer, Runnable {
         LazyInstaller ready = installer;
         if (wakeRequested && ready != null) {
             // an MCP class came during the start: this thread goes on to install the hooks
-            ready.activate();
+            ready.activateHere();
         }
     }
 
