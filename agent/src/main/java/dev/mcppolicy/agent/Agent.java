@@ -44,6 +44,9 @@ final class Agent {
         // with no policy file anywhere, a reload watches for one in the working directory
         Path watched = !config.reload() ? null : policyPath != null ? policyPath : workingDirectory.resolve("mcp-policy.json");
         DecisionCounters counters = new DecisionCounters();
+        // the policy's rehearsal renders what the listeners will: no JSON forms without audit or admin
+        PolicyReader.rehearseAs(config.log() != AgentConfig.LogTarget.OFF, config.audit() != null, config.admin() != null,
+                config.logArguments());
         // the admin page's ring buffer, only when it is on: otherwise no class of it loads and no decision pays for it
         RecentDecisions recent = config.admin() == null ? null : new RecentDecisions(RecentDecisions.CAPACITY);
         // approvals need a channel to ask a person through: the admin endpoint

@@ -66,4 +66,33 @@ class ShadedJarIT {
             assertThat(main.getValue("Can-Redefine-Classes")).isEqualTo("true");
         }
     }
+
+    /** Issue 16: what a cold start loads is stored, not deflated; the libraries loaded only when configured stay deflated. */
+    @Test
+    void storesTheClassesAColdStartLoadsAndDeflatesTheRest() throws Exception {
+        try (JarFile jar = jar()) {
+            assertThat(jar.getManifest()).isNotNull();
+            List<String> deflatedStartClasses = new ArrayList<>();
+            List<String> storedLibraryClasses = new ArrayList<>();
+            for (var entry : Collections.list(jar.entries())) {
+                String name = entry.getName();
+                if (!name.endsWith(".class")) {
+                    continue;
+                }
+                boolean startClass = !name.startsWith("dev/mcppolicy/agent/shaded/")
+                        || name.startsWith("dev/mcppolicy/agent/shaded/org/objectweb/asm/");
+                boolean stored = entry.getMethod() == java.util.zip.ZipEntry.STORED;
+                if (startClass && !stored) {
+                    deflatedStartClasses.add(name);
+                } else if (!startClass && stored) {
+                    storedLibraryClasses.add(name);
+                }
+            }
+            assertThat(deflatedStartClasses).isEmpty();
+            assertThat(storedLibraryClasses).isEmpty();
+            assertThat(jar.getEntry("dev/mcppolicy/agent/AgentPremain.class").getMethod()).isEqualTo(java.util.zip.ZipEntry.STORED);
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class").getMethod())
+                    .isEqualTo(java.util.zip.ZipEntry.DEFLATED);
+        }
+    }
 }

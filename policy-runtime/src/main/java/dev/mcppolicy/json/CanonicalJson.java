@@ -142,7 +142,13 @@ public final class CanonicalJson {
         }
     }
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    /** A subclass rather than {@code withInitial}: no lambda is spun for it on a cold JVM. */
+    private static final ThreadLocal<Scratch> SCRATCH = new ThreadLocal<Scratch>() {
+        @Override
+        protected Scratch initialValue() {
+            return new Scratch();
+        }
+    };
 
     /**
      * Appends the canonical JSON of {@code value}. Iterative: a value nested any number of levels deep
@@ -212,7 +218,9 @@ public final class CanonicalJson {
                 return new Open(true, map.entrySet().iterator());
             }
             TreeMap<String, Object> sorted = new TreeMap<>();
-            ((Map<?, ?>) container).forEach((key, item) -> sorted.put(String.valueOf(key), item));
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                sorted.put(String.valueOf(entry.getKey()), entry.getValue());
+            }
             out.append('{');
             return new Open(true, sorted.entrySet().iterator());
         }

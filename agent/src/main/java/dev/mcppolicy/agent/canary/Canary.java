@@ -48,7 +48,12 @@ public final class Canary {
 
     /** Runs the canary on a daemon thread of its own and says how it went. */
     public static void start(StartupSummary summary) {
-        Thread thread = new Thread(() -> check(summary), "mcp-policy-canary");
+        Thread thread = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                check(summary);
+            }
+        }, "mcp-policy-canary");
         thread.setDaemon(true);
         thread.start();
     }

@@ -110,11 +110,26 @@ public final class HookTransformer implements ClassFileTransformer {
             for (int i = 0; i < hooks.size(); i++) {
                 TypeInstrumentation.Hook hook = hooks.get(i);
                 if (hook.methods().matches(access, name, descriptor)) {
-                    int index = i;
-                    return hook.weave().apply(target, new Weave.Method(owner, access, name, descriptor, direct), () -> matched[index]++);
+                    return hook.weave().apply(target, new Weave.Method(owner, access, name, descriptor, direct), new Tally(matched, i));
                 }
             }
             return target;
+        }
+    }
+
+    /** Counts a woven method for its hook; a named class, as weaving spins no lambda on a cold JVM. */
+    private static final class Tally implements Runnable {
+        private final int[] matched;
+        private final int index;
+
+        Tally(int[] matched, int index) {
+            this.matched = matched;
+            this.index = index;
+        }
+
+        @Override
+        public void run() {
+            matched[index]++;
         }
     }
 }

@@ -16,9 +16,13 @@ public final class McpServerSessionInstrumentation implements TypeInstrumentatio
     private static final Weave CLOSE = Weave.onEntry("serverSessionClosed", Weave.THIS);
 
     /** {@code void close()} and {@code Mono<Void> closeGracefully()}. */
-    private static final MethodShape CLOSES = (access, name, descriptor) ->
-            (name.equals("close") && descriptor.equals("()V"))
+    private static final MethodShape CLOSES = new MethodShape() {
+        @Override
+        public boolean matches(int access, String name, String descriptor) {
+            return (name.equals("close") && descriptor.equals("()V"))
                     || (name.equals("closeGracefully") && descriptor.equals("()" + MethodShape.MONO));
+        }
+    };
 
     @Override
     public String internalName() {

@@ -21,8 +21,12 @@ public record McpStdioTransportInstrumentation(String internalName) implements T
     private static final Weave EMIT = Weave.replaceCall("reactor/core/publisher/Sinks$Many", "tryEmitNext", "emitSerialized");
 
     /** {@code sendMessage} itself (client), or the lambda it defers the emission to (server). */
-    private static final MethodShape SEND_MESSAGE = (access, name, descriptor) ->
-            name.equals("sendMessage") || name.startsWith("lambda$sendMessage$");
+    private static final MethodShape SEND_MESSAGE = new MethodShape() {
+        @Override
+        public boolean matches(int access, String name, String descriptor) {
+            return name.equals("sendMessage") || name.startsWith("lambda$sendMessage$");
+        }
+    };
 
 
     @Override

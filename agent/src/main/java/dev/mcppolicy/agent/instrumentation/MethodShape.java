@@ -41,7 +41,15 @@ public interface MethodShape {
 
     /** Every method with code: for weaves that look for call sites inside. */
     static MethodShape anyMethod() {
-        return (access, name, descriptor) -> true;
+        return new AnyMethod();
+    }
+
+    /** See {@link #anyMethod}; a class, not a lambda, as weaving spins none on a cold JVM. */
+    record AnyMethod() implements MethodShape {
+        @Override
+        public boolean matches(int access, String name, String descriptor) {
+            return true;
+        }
     }
 
     /** See {@link #handlerLambda}. */

@@ -1,6 +1,5 @@
 package dev.mcppolicy.agent.instrumentation;
 
-import java.util.function.Consumer;
 import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
@@ -61,16 +60,7 @@ public abstract class Weave {
             @Override
             MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 woven.run();
-                return callOnEntry(target, method, mv -> {
-                    Label run = new Label();
-                    mv.visitInsn(Opcodes.DUP);
-                    mv.visitJumpInsn(Opcodes.IFNULL, run);
-                    castToReturnType(mv, method.descriptor());
-                    mv.visitInsn(Opcodes.ARETURN);
-                    mv.visitLabel(run);
-                    mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {OBJECT});
-                    mv.visitInsn(Opcodes.POP);
-                });
+                return callOnEntry(target, method, true);
             }
         };
     }
@@ -81,13 +71,16 @@ public abstract class Weave {
             @Override
             MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
                 woven.run();
-                return callOnEntry(target, method, mv -> mv.visitInsn(Opcodes.POP));
+                return callOnEntry(target, method, false);
             }
         };
     }
 
-    /** A visitor that calls the bridge on entry, then lets {@code withResult} use the result on the stack. */
-    MethodVisitor callOnEntry(MethodVisitor target, Method method, Consumer<MethodVisitor> withResult) {
+    /**
+     * A visitor that calls the bridge on entry, then with {@code returnUnlessNull} returns the result unless it is
+     * {@code null}, else drops it. (No lambda: weaving runs on a cold JVM, where each one spun costs a millisecond.)
+     */
+    MethodVisitor callOnEntry(MethodVisitor target, Method method, boolean returnUnlessNull) {
         return new MethodVisitor(Opcodes.ASM9, target) {
             @Override
             public void visitCode() {
@@ -96,7 +89,16 @@ public abstract class Weave {
                     mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
                 }
                 callBridge(mv, method, 0);
-                withResult.accept(mv);
+                if (returnUnlessNull) {
+                    Label run = new Label();
+                    mv.visitInsn(Opcodes.DUP);
+                    mv.visitJumpInsn(Opcodes.IFNULL, run);
+                    castToReturnType(mv, method.descriptor());
+                    mv.visitInsn(Opcodes.ARETURN);
+                    mv.visitLabel(run);
+                    mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {OBJECT});
+                }
+                mv.visitInsn(Opcodes.POP);
             }
 
             @Override

@@ -21,7 +21,6 @@ import dev.mcppolicy.text.DisplayText;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +102,17 @@ final class CompiledRule {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, Comparator.comparing(i -> merged.get(i).counter()));
+        // by counter name, stable; an insertion sort of a handful, as no comparator lambda is spun on a cold JVM
+        for (int i = 1; i < order.length; i++) {
+            Integer moving = order[i];
+            String counter = merged.get(moving).counter();
+            int j = i - 1;
+            while (j >= 0 && merged.get(order[j]).counter().compareTo(counter) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = moving;
+        }
         this.limits = new Limit[order.length];
         this.limitPointers = new String[order.length];
         this.limitReasons = new String[order.length];

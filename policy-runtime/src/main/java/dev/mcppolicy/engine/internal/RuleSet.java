@@ -4,7 +4,6 @@ import dev.mcppolicy.json.JsonPointers;
 import dev.mcppolicy.policy.Glob;
 import dev.mcppolicy.policy.ToolRule;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -42,8 +41,17 @@ final class RuleSet {
                 exact.put(entry.getKey(), rule);
             }
         }
-        globEntries.sort(Comparator.comparingInt(
-                (Map.Entry<String, CompiledRule> entry) -> Glob.literalPrefix(entry.getKey()).length()).reversed());
+        // longest literal prefix first, stable: an insertion sort, as no comparator lambda is spun on a cold JVM
+        for (int i = 1; i < globEntries.size(); i++) {
+            Map.Entry<String, CompiledRule> moving = globEntries.get(i);
+            int prefix = Glob.literalPrefix(moving.getKey()).length();
+            int j = i - 1;
+            while (j >= 0 && Glob.literalPrefix(globEntries.get(j).getKey()).length() < prefix) {
+                globEntries.set(j + 1, globEntries.get(j));
+                j--;
+            }
+            globEntries.set(j + 1, moving);
+        }
         String[] globs = new String[globEntries.size()];
         CompiledRule[] globRules = new CompiledRule[globEntries.size()];
         for (int i = 0; i < globs.length; i++) {
