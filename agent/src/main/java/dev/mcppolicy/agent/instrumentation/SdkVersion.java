@@ -24,9 +24,6 @@ final class SdkVersion {
     private static final String[] ARTIFACTS = {"io.modelcontextprotocol.sdk/mcp-core", "io.modelcontextprotocol.sdk/mcp",
         "io.modelcontextprotocol.sdk/mcp-spring-webmvc", "io.modelcontextprotocol.sdk/mcp-spring-webflux",
         "org.springframework.ai/mcp-spring-webmvc", "org.springframework.ai/mcp-spring-webflux", "dev.langchain4j/langchain4j-mcp"};
-    /** The innermost jar of a nested location: {@code .../BOOT-INF/lib/mcp-core-0.17.0.jar!/}. */
-    private static final Pattern NESTED_SDK_JAR = Pattern.compile(
-            "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp)-(\\d[^/!]*)\\.jar!?/?$");
     /** By jar: the hooked classes of one JVM mostly come from one SDK jar, opened once. */
     private static final Map<String, String> BY_LOCATION = new ConcurrentHashMap<>();
 
@@ -87,7 +84,7 @@ final class SdkVersion {
                 // not this artifact, or a URL no handler here can open: try the next, then the name
             }
         }
-        Matcher name = NESTED_SDK_JAR.matcher(location.toString());
+        Matcher name = Nested.SDK_JAR.matcher(location.toString());
         return name.find() ? "(" + name.group(1) + " " + name.group(2) + ")" : UNKNOWN;
     }
 
@@ -99,5 +96,15 @@ final class SdkVersion {
         Properties properties = new Properties();
         properties.load(pomProperties);
         return "(" + artifact.substring(artifact.indexOf('/') + 1) + " " + properties.getProperty("version", "?") + ")";
+    }
+
+    /**
+     * Compiled on the first nested location only: every hooked class is reported through this class, and compiling
+     * the pattern cost the agent's start ~3 ms on a cold JVM where no jar is nested (issue 16).
+     */
+    private static final class Nested {
+        /** The innermost jar of a nested location: {@code .../BOOT-INF/lib/mcp-core-0.17.0.jar!/}. */
+        static final Pattern SDK_JAR = Pattern.compile(
+                "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp)-(\\d[^/!]*)\\.jar!?/?$");
     }
 }
