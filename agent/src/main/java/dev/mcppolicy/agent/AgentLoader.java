@@ -28,7 +28,8 @@ final class AgentLoader extends URLClassLoader {
     private static ClassLoader instance;
 
     private AgentLoader(URL jar, ClassLoader parent) {
-        super(new URL[] {jar}, parent);
+        // named, so that stack traces and heap dumps say whose classes these are
+        super("mcp-policy-agent", new URL[] {jar}, parent);
     }
 
     /**
