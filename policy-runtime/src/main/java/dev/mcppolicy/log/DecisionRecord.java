@@ -50,7 +50,10 @@ public final class DecisionRecord {
         this(at, call, decision, tookMicros, logArguments, null);
     }
 
-    /** A decision that held the call for approval, or the one that ended the hold ({@code approval}). */
+    /**
+     * A decision that held the call for approval, or the one that ended the hold ({@code approval}). {@code at} may
+     * be {@code null} when no one reads it (a log with the line alone): the JSON forms then take the time they are made.
+     */
     public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments, ApprovalNote approval) {
         this.at = at;
         this.call = call;
@@ -78,7 +81,7 @@ public final class DecisionRecord {
         return call;
     }
 
-    /** When the call was decided. */
+    /** When the call was decided; {@code null} when it was made without its time (see the constructor). */
     public Instant at() {
         return at;
     }
@@ -174,7 +177,7 @@ public final class DecisionRecord {
 
     private String json(int fieldCap, int reasonCap, int argsCap) {
         StringBuilder json = new StringBuilder(256).append('{');
-        member(json, "ts", at.toString(), fieldCap).append(',');
+        member(json, "ts", (at != null ? at : Instant.now()).toString(), fieldCap).append(',');
         member(json, "decision", decisionWord(), fieldCap).append(',');
         member(json, "would", decision.wouldBe().name(), fieldCap).append(',');
         member(json, "tool", call.tool(), fieldCap).append(',');

@@ -88,6 +88,15 @@ public class HookPathBenchmark {
         return new DecisionRecord(Instant.now(), call, allowed, 3, false).toLine();
     }
 
+    /**
+     * The line as a log with the line alone makes it: no listener reads the record's time, so no clock is read
+     * ({@code DecisionListener.readsTime}, issue 16). With the audit file or the admin page on, {@link #decisionLine}.
+     */
+    @Benchmark
+    public String decisionLineAsLogged() {
+        return new DecisionRecord(null, call, allowed, 3, false).toLine();
+    }
+
     /** The SDK's exchange, as far as the hooks read it; the class name ends with {@code ServerExchange} like the SDK's. */
     public static final class FakeMcpAsyncServerExchange {
         private final Implementation clientInfo = new Implementation("perf-client");

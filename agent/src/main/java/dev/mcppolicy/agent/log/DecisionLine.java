@@ -53,6 +53,12 @@ final class DecisionLine implements DecisionListener {
         return "log line";
     }
 
+    /** The app's logger stamps the line: the record's time is not read. */
+    @Override
+    public boolean readsTime() {
+        return false;
+    }
+
     /** The line of a call whose arguments could not be read: every field but their keys and hash. */
     private static String unreadableArguments(DecisionRecord record, Throwable error) {
         ToolCall call = record.call();

@@ -16,6 +16,14 @@ public interface DecisionListener {
      */
     void decided(DecisionRecord record, ClassLoader sdkLoader);
 
+    /**
+     * Whether it reads the record's time ({@link DecisionRecord#at}); the log line does not (the app's logger stamps
+     * it), and a log without any listener that does reads no clock per decision (issue 16: ~40 ns of a logged call).
+     */
+    default boolean readsTime() {
+        return true;
+    }
+
     /** A fixed name for counting and reporting its errors. */
     default String name() {
         return getClass().getName();

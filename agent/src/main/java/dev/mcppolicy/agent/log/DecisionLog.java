@@ -24,6 +24,8 @@ public final class DecisionLog {
     private final DecisionCounters counters;
     private final MicrometerMeters meters;
     private final boolean logArguments;
+    /** Whether a listener reads the record's time ({@link DecisionListener#readsTime}): else no clock is read per decision. */
+    private final boolean readsTime;
 
     /** @param logArguments whether the records carry argument values ({@code log_arguments}) */
     public DecisionLog(List<DecisionListener> listeners, boolean logArguments) {
@@ -35,6 +37,11 @@ public final class DecisionLog {
         this.meters = new MicrometerMeters();
         this.listeners = listeners.toArray(new DecisionListener[0]);
         this.logArguments = logArguments;
+        boolean anyReadsTime = false;
+        for (DecisionListener listener : this.listeners) {
+            anyReadsTime |= listener.readsTime();
+        }
+        this.readsTime = anyReadsTime;
     }
 
     /** The decision line through the sink {@code log} names (none for {@code off}), then the audit file when {@code audit} is set. */
@@ -87,7 +94,7 @@ public final class DecisionLog {
         if (listeners.length == 0) {
             return;
         }
-        DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, tookMicros, logArguments, approval);
+        DecisionRecord record = new DecisionRecord(readsTime ? Instant.now() : null, call, decision, tookMicros, logArguments, approval);
         for (DecisionListener listener : listeners) {
             try {
                 listener.decided(record, sdkLoader);

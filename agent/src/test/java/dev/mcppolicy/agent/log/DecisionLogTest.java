@@ -42,6 +42,31 @@ class DecisionLogTest {
     }
 
     @Test
+    void theClockIsReadOnlyWhenAListenerReadsTheTime() {
+        List<DecisionRecord> records = new ArrayList<>();
+        DecisionListener lineLike = new DecisionListener() {
+            @Override
+            public void decided(DecisionRecord record, ClassLoader sdkLoader) {
+                records.add(record);
+            }
+
+            @Override
+            public boolean readsTime() {
+                return false;
+            }
+        };
+        new DecisionLog(List.of(lineLike), false).record(CALL, ALLOWED, 1, SDK);
+        assertThat(records.get(0).at()).as("a log with the line alone reads no clock").isNull();
+        assertThat(records.get(0).toLine()).startsWith("mcp-policy decision=ALLOW tool=echo");
+        assertThat(records.get(0).toJson()).as("a JSON form made anyway takes its own time").contains("\"ts\":\"20");
+
+        java.time.Instant before = java.time.Instant.now();
+        new DecisionLog(List.of(lineLike, recording("audit-like", records)), false).record(CALL, ALLOWED, 1, SDK);
+        assertThat(records.get(1).at()).as("one listener that reads the time is enough").isNotNull().isAfterOrEqualTo(before);
+        assertThat(new DecisionLine(null, new StartupSummary()).readsTime()).isFalse();
+    }
+
+    @Test
     void aThrowingListenerStopsNeitherTheOthersNorTheCallAndIsCountedAndReportedOnce() {
         String name = "throwing listener " + System.nanoTime();
         DecisionListener throwing = new DecisionListener() {
