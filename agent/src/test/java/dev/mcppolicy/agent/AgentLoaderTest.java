@@ -18,6 +18,8 @@ class AgentLoaderTest {
         Class<?> start = Class.forName("dev.mcppolicy.agent.AgentStart", false, agent);
         assertThat(start.getClassLoader()).isSameAs(agent);
         assertThat(start).isNotSameAs(AgentStart.class);
+        // no permissions of its own, as on the system class loader (URLClassLoader's started java.security in premain)
+        assertThat(java.util.Collections.list(start.getProtectionDomain().getPermissions().elements())).isEmpty();
         // and what those classes name (in the jar the engine and the shaded libraries too; here only this module's classes)
         Class<?> hooks = Class.forName("dev.mcppolicy.agent.sdk.McpHooks", false, agent);
         assertThat(hooks.getClassLoader()).isSameAs(agent);
