@@ -16,3 +16,16 @@ def build(work):
     subprocess.run(["jar", "cfm", jar, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
                     "perf/EmptyAgent.class"], check=True)
     return jar
+
+
+def interleaved(work, root, jars, rounds, measure):
+    """Runs `measure(options)` `rounds` times for each setup, interleaved round by round: no agent, the empty agent
+    (built under `work`), then each agent jar (named relative to `root`). Returns each setup's results by name."""
+    setups = {"no agent": [], "empty -javaagent": ["-javaagent:" + build(work)]}
+    for jar in jars:
+        setups[os.path.relpath(jar, root) if jar.startswith(root) else jar] = ["-javaagent:" + jar]
+    results = {name: [] for name in setups}
+    for _ in range(rounds):
+        for name, options in setups.items():
+            results[name].append(measure(options))
+    return results

@@ -9,7 +9,7 @@ older build's jar beside it for a before/after from the same rounds), and prints
 min wall time and the median of its per-round difference to no agent.
 """
 import os, statistics, subprocess, sys, tempfile, time
-import emptyagent
+from emptyagent import interleaved
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLASSES = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target", "classes")
@@ -17,16 +17,17 @@ ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 21
 JARS = [os.path.abspath(j) for j in sys.argv[2:]] or [os.path.join(ROOT, "agent", "target", "mcp-policy-agent.jar")]
 
 work = tempfile.mkdtemp(prefix="mcp-policy-hello-")
-setups = {"no agent": [], "empty -javaagent": ["-javaagent:" + emptyagent.build(work)]}
-for jar in JARS:
-    setups[os.path.relpath(jar, ROOT) if jar.startswith(ROOT) else jar] = ["-javaagent:" + jar]
-results = {name: [] for name in setups}
-for _ in range(ROUNDS):
-    for name, options in setups.items():
-        started = time.perf_counter()
-        subprocess.run(["java"] + options + ["-cp", CLASSES, "fixture.Hello"], cwd=work, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        results[name].append((time.perf_counter() - started) * 1000)
+
+
+def hello(options):
+    """Wall ms of one hello world."""
+    started = time.perf_counter()
+    subprocess.run(["java"] + options + ["-cp", CLASSES, "fixture.Hello"], cwd=work, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - started) * 1000
+
+
+results = interleaved(work, ROOT, JARS, ROUNDS, hello)
 
 alone = results["no agent"]
 print(f"hello world, {ROUNDS} interleaved rounds (load average {os.getloadavg()[0]:.1f})")

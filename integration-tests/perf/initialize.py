@@ -77,13 +77,7 @@ def initialize(options):
     return wall, cpu, sum(seen.values()) / 1e6
 
 
-setups = {"no agent": [], "empty -javaagent": ["-javaagent:" + emptyagent.build(work)]}
-for jar in JARS:
-    setups[os.path.relpath(jar, ROOT) if jar.startswith(ROOT) else jar] = ["-javaagent:" + jar]
-results = {name: [] for name in setups}
-for _ in range(ROUNDS):
-    for name, options in setups.items():
-        results[name].append(initialize(options))
+results = emptyagent.interleaved(work, ROOT, JARS, ROUNDS, initialize)
 
 alone = results["no agent"]
 print(f"time to initialize, SDK 2.1.0 stdio fixture, {ROUNDS} rounds (load average {os.getloadavg()[0]:.1f})")
