@@ -149,7 +149,8 @@ public final class PolicyReader {
         }
 
         private void render(ToolCall call, Decision decision, boolean withArguments) {
-            DecisionRecord record = new DecisionRecord(Instant.now(), call, decision, 1, withArguments);
+            // as the log makes it: with the line alone, a record without its time (DecisionListener.readsTime)
+            DecisionRecord record = new DecisionRecord(audit || admin ? Instant.now() : null, call, decision, 1, withArguments);
             if (line) {
                 record.toLine();
             }
