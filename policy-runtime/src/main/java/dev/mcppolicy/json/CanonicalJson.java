@@ -6,17 +6,19 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.TreeMap;
 
 /**
  * Writes JSON-like values as canonical JSON: object keys sorted, no whitespace, numbers in their
  * shortest exact form. Equal arguments always give the same text, so their SHA-256 identifies them.
  * NaN and the infinities, which JSON lacks, are written as the strings {@code "NaN"},
- * {@code "Infinity"} and {@code "-Infinity"}. Any depth, size and content is written without
- * recursion, in time and memory proportional to the value.
+ * {@code "Infinity"} and {@code "-Infinity"}. Any depth, size and content is written in time and memory
+ * proportional to the value, recursing at most {@value #RECURSION} levels deep.
  */
 public final class CanonicalJson {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -151,15 +153,135 @@ public final class CanonicalJson {
     };
 
     /**
-     * Appends the canonical JSON of {@code value}. Iterative: a value nested any number of levels deep
-     * is written with memory in proportion to it, never a deep Java stack. Values must be trees, as a
-     * JSON parser builds them; a structure that contains itself has no JSON form.
+     * Appends the canonical JSON of {@code value}. Values nested up to {@value #RECURSION} levels (all real
+     * arguments) are written recursively, with no bookkeeping objects; any deeper part is written iteratively, so a
+     * value nested any number of levels deep takes memory in proportion to it, never a deep Java stack. Values must
+     * be trees, as a JSON parser builds them; a structure that contains itself has no JSON form.
      */
     public static void write(Object value, StringBuilder out) {
+        write(value, out, 0);
+    }
+
+    /** The depth up to which {@link #write} recurses: {@value} frames of a few dozen bytes, far from any stack's end. */
+    private static final int RECURSION = 32;
+
+    private static void write(Object value, StringBuilder out, int depth) {
         if (!isContainer(value)) {
             scalar(value, out);
+        } else if (depth >= RECURSION) {
+            writeIteratively(value, out);
+        } else if (value instanceof Map) {
+            writeObject((Map<?, ?>) value, out, depth + 1);
+        } else {
+            List<?> list = value instanceof List ? (List<?>) value : Arrays.asList((Object[]) value);
+            out.append('[');
+            if (list instanceof RandomAccess) {
+                for (int i = 0, size = list.size(); i < size; i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    write(list.get(i), out, depth + 1);
+                }
+            } else {
+                boolean started = false;
+                for (Object item : list) {
+                    if (started) {
+                        out.append(',');
+                    }
+                    started = true;
+                    write(item, out, depth + 1);
+                }
+            }
+            out.append(']');
+        }
+    }
+
+    /** An object's members sorted by key: in place in an array when every key is a string (a JSON parser's maps). */
+    private static void writeObject(Map<?, ?> map, StringBuilder out, int depth) {
+        int size = map.size();
+        Map.Entry<?, ?>[] entries = size <= 1 ? null : new Map.Entry<?, ?>[size];
+        int count = 0;
+        boolean stringKeys = true;
+        out.append('{');
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            if (entries == null) {
+                // one member: nothing to sort
+                quote(String.valueOf(entry.getKey()), out);
+                out.append(':');
+                write(entry.getValue(), out, depth);
+            } else if (count < size) {
+                entries[count++] = entry;
+                stringKeys &= entry.getKey() instanceof String;
+            }
+        }
+        if (entries != null) {
+            if (!stringKeys || count != size) {
+                // keys that are not strings may write alike ("1" and 1): sorted as text, the last of them kept
+                writeMembers(sortedCopy(map), out, depth);
+            } else {
+                sortByKey(entries);
+                for (int i = 0; i < size; i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    quote((String) entries[i].getKey(), out);
+                    out.append(':');
+                    write(entries[i].getValue(), out, depth);
+                }
+            }
+        }
+        out.append('}');
+    }
+
+    private static void writeMembers(Map<String, Object> sorted, StringBuilder out, int depth) {
+        boolean started = false;
+        for (Map.Entry<String, Object> entry : sorted.entrySet()) {
+            if (started) {
+                out.append(',');
+            }
+            started = true;
+            quote(entry.getKey(), out);
+            out.append(':');
+            write(entry.getValue(), out, depth);
+        }
+    }
+
+    private static TreeMap<String, Object> sortedCopy(Map<?, ?> map) {
+        TreeMap<String, Object> sorted = new TreeMap<>();
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            sorted.put(String.valueOf(entry.getKey()), entry.getValue());
+        }
+        return sorted;
+    }
+
+    /** Sorts by key as {@code TreeMap} orders strings: insertion sort for the few keys arguments have, else merge sort. */
+    private static void sortByKey(Map.Entry<?, ?>[] entries) {
+        if (entries.length > 16) {
+            Arrays.sort(entries, BY_KEY);
             return;
         }
+        for (int i = 1; i < entries.length; i++) {
+            Map.Entry<?, ?> entry = entries[i];
+            String key = (String) entry.getKey();
+            int j = i - 1;
+            while (j >= 0 && ((String) entries[j].getKey()).compareTo(key) > 0) {
+                entries[j + 1] = entries[j];
+                j--;
+            }
+            entries[j + 1] = entry;
+        }
+    }
+
+    /** A class rather than a lambda: nothing is spun for it on a cold JVM. */
+    private static final Comparator<Map.Entry<?, ?>> BY_KEY = new Comparator<Map.Entry<?, ?>>() {
+        @Override
+        public int compare(Map.Entry<?, ?> a, Map.Entry<?, ?> b) {
+            return ((String) a.getKey()).compareTo((String) b.getKey());
+        }
+    };
+
+    /** {@link #write} for a part nested deeper than {@value #RECURSION} levels: no recursion at all. */
+    private static void writeIteratively(Object value, StringBuilder out) {
         // room for 4 levels before it grows: arguments are rarely deeper, and the default (16) costs 88 bytes a call
         ArrayDeque<Open> open = new ArrayDeque<>(4);
         Object next = value;
@@ -217,12 +339,8 @@ public final class CanonicalJson {
                 out.append('{');
                 return new Open(true, map.entrySet().iterator());
             }
-            TreeMap<String, Object> sorted = new TreeMap<>();
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                sorted.put(String.valueOf(entry.getKey()), entry.getValue());
-            }
             out.append('{');
-            return new Open(true, sorted.entrySet().iterator());
+            return new Open(true, sortedCopy(map).entrySet().iterator());
         }
         out.append('[');
         List<?> list = container instanceof List ? (List<?>) container : Arrays.asList((Object[]) container);

@@ -97,7 +97,8 @@ public final class DecisionRecord {
      * argument path a condition looked at, never its value) only on decisions a condition made.
      */
     public String toLine() {
-        StringBuilder line = LINES.get();
+        Lines lines = LINES.get();
+        StringBuilder line = lines.text;
         line.setLength(0);
         line.append("mcp-policy decision=").append(decisionWord());
         if (decision.isMonitored()) {
@@ -108,7 +109,7 @@ public final class DecisionRecord {
         if (call.server() != null) {
             field(line, " server=", call.server());
         }
-        field(line, " rule=", decision.rule());
+        lines.rule = field(line, " rule=", decision.rule(), lines.rule);
         if (decision.argument() != null) {
             field(line, " arg=", decision.argument());
         }
@@ -131,9 +132,9 @@ public final class DecisionRecord {
                 field(line, " approval_via=", approval.via());
             }
         }
-        field(line, " session=", orDash(call.sessionId()));
-        field(line, " client=", orDash(call.clientId()));
-        field(line, " arg_keys=", argumentKeysText());
+        lines.session = field(line, " session=", orDash(call.sessionId()), lines.session);
+        lines.client = field(line, " client=", orDash(call.clientId()), lines.client);
+        lines.keys = field(line, " arg_keys=", argumentKeysText(), lines.keys);
         CanonicalJson.appendSha256(call.arguments(), line.append(" args_sha256="));
         if (logArguments) {
             quoted(line, " args=", CanonicalJson.write(call.arguments()), ARGS_CAP);
@@ -141,20 +142,32 @@ public final class DecisionRecord {
         String text = line.append(" took_us=").append(tookMicros).toString();
         if (line.capacity() > MOST_KEPT_LINE) {
             // a huge line (log_arguments) is not kept for the thread's next one, as Log4j 2 caps its reusable messages
-            LINES.remove();
+            lines.text = new StringBuilder(Lines.FIRST);
         }
         return text;
     }
 
     /**
      * Each thread's line builder, reused from line to line: a typical line (a UUID session, a 64-digit hash) is
-     * about 250 chars, and a fresh builder of that size is a third of what building a line allocates. A subclass
-     * rather than {@code withInitial}: no lambda is spun for it on a cold JVM.
+     * about 250 chars, and a fresh builder of that size is a third of what building a line allocates. Beside it, the
+     * session, client, rule and argument keys the thread last wrote bare: within a session they are the very same
+     * strings call after call (the SDK's session id, the client's {@code clientInfo} name, the policy's rule, the
+     * parser's interned keys), and a string seen to need no quotes never will, so they are not scanned again.
      */
-    private static final ThreadLocal<StringBuilder> LINES = new ThreadLocal<StringBuilder>() {
+    private static final class Lines {
+        static final int FIRST = 320;
+        StringBuilder text = new StringBuilder(FIRST);
+        String session;
+        String client;
+        String rule;
+        String keys;
+    }
+
+    /** A subclass rather than {@code withInitial}: no lambda is spun for it on a cold JVM. */
+    private static final ThreadLocal<Lines> LINES = new ThreadLocal<Lines>() {
         @Override
-        protected StringBuilder initialValue() {
-            return new StringBuilder(320);
+        protected Lines initialValue() {
+            return new Lines();
         }
     };
     private static final int MOST_KEPT_LINE = 2048;
@@ -263,8 +276,24 @@ public final class DecisionRecord {
         return value == null || value.isEmpty() ? "-" : value;
     }
 
-    /** Writes {@code name=value}, quoting the value unless it is plain visible text, and capping it. */
-    /** {@code prefix}: the field's {@code " name="}, one append rather than three. */
+    /**
+     * {@link #field(StringBuilder, String, String)} for a value that repeats: {@code known} is the string this
+     * thread last wrote bare for the field, which needs no check again. Returns the value when written bare (the
+     * field's next {@code known}), else {@code null}.
+     */
+    private static String field(StringBuilder line, String prefix, String value, String known) {
+        if (value == known || value.length() <= FIELD_CAP && !needsQuotes(value)) {
+            line.append(prefix).append(value);
+            return value;
+        }
+        quoted(line, prefix, value, FIELD_CAP);
+        return null;
+    }
+
+    /**
+     * Writes {@code name=value}, quoting the value unless it is plain visible text, and capping it.
+     * {@code prefix}: the field's {@code " name="}, one append rather than three.
+     */
     private static void field(StringBuilder line, String prefix, String value) {
         if (value.length() > FIELD_CAP || needsQuotes(value)) {
             quoted(line, prefix, value, FIELD_CAP);

@@ -161,6 +161,39 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void writesObjectsAlikeAboveAndBelowTheDepthItRecursesTo() {
+        // 40 levels of {"z": <deeper>, "b": [i], "a": i}: the first levels are written recursively, the rest iteratively
+        Object value = "end";
+        StringBuilder expected = new StringBuilder("\"end\"");
+        for (int i = 39; i >= 0; i--) {
+            Map<String, Object> level = new LinkedHashMap<>();
+            level.put("z", value);
+            level.put("b", List.of(i));
+            level.put("a", i);
+            value = level;
+            expected.insert(0, "{\"a\":" + i + ",\"b\":[" + i + "],\"z\":").append('}');
+        }
+
+        assertThat(CanonicalJson.write(value)).isEqualTo(expected.toString());
+    }
+
+    @Test
+    void sortsManyKeysAndKeysThatAreNotStringsAsText() {
+        Map<String, Object> many = new LinkedHashMap<>();
+        for (int i = 19; i >= 0; i--) {
+            many.put(String.format("k%02d", i), i);
+        }
+        Map<Object, Object> mixed = new LinkedHashMap<>();
+        mixed.put("b", 1);
+        mixed.put(1, "number");
+        mixed.put("1", "text");
+
+        assertThat(CanonicalJson.write(many)).startsWith("{\"k00\":0,\"k01\":1,").endsWith(",\"k19\":19}");
+        // the keys "1" and 1 write alike: one member, the later one, as a JSON parser would keep
+        assertThat(CanonicalJson.write(mixed)).isEqualTo("{\"1\":\"text\",\"b\":1}");
+    }
+
+    @Test
     void writesATenMegabyteStringInFull() {
         String value = Hostile.longString();
 

@@ -85,6 +85,20 @@ class DecisionRecordTest {
     }
 
     @Test
+    void aValueTheThreadWroteBareBeforeDoesNotExcuseAnotherFromQuotes() {
+        String session = "sess-1";
+        ToolCall plain = new ToolCall(Side.SERVER, null, "run_command", ARGS, session, "claude-code", null);
+        ToolCall spaced = new ToolCall(Side.SERVER, null, "run_command", ARGS, "sess 1", "claude code", null);
+
+        String first = new DecisionRecord(AT, plain, DENIED, 3, false).toLine();
+        String between = new DecisionRecord(AT, spaced, DENIED, 3, false).toLine();
+        String again = new DecisionRecord(AT, plain, DENIED, 3, false).toLine();
+
+        assertThat(first).contains(" session=sess-1 client=claude-code ").isEqualTo(again);
+        assertThat(between).contains(" session=\"sess 1\" client=\"claude code\" ");
+    }
+
+    @Test
     void writesTheSameFieldsAsOneJsonObject() {
         assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toJson()).isEqualTo(
                 "{\"ts\":\"2026-11-29T12:00:00Z\",\"decision\":\"DENY\",\"would\":\"DENY\",\"tool\":\"run_command\","

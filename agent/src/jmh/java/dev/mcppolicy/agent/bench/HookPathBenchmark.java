@@ -2,16 +2,20 @@ package dev.mcppolicy.agent.bench;
 
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicyReader;
+import dev.mcppolicy.agent.log.BenchLines;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.McpHooks;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.log.DecisionRecord;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +45,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(2)
 public class HookPathBenchmark {
     private McpHooks hooks;
-    private FakeMcpAsyncServerExchange exchange;
+    /** The same hooks with the decision line on ({@code log=app}), written to a sink that keeps it. */
+    private McpHooks loggedHooks;
+    private Object exchange;
     private Map<String, Object> params;
     private ToolCall call;
     private Decision allowed;
@@ -50,20 +56,40 @@ public class HookPathBenchmark {
     @Param({"off", "on"})
     public String reload;
 
+    /**
+     * {@code absent}: the app has no Micrometer (the SDK's stand-ins come from a class loader that cannot see the
+     * benchmark's); {@code present}: the decisions also go to Micrometer's global registry, as in an app that has it.
+     */
+    @Param({"absent", "present"})
+    public String micrometer;
+
     @Setup
     public void setUp() throws Exception {
         Path policy = Files.createTempFile("bench-policy", ".json");
         Files.writeString(policy, "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}");
         PolicyHolder holder = PolicyHolder.of(PolicyReader.read(policy, policy.toString(), false, Clock.systemUTC()));
         hooks = new McpHooks(holder, new DecisionLog(List.of(), false));
+        loggedHooks = new McpHooks(holder, new DecisionLog(List.of(BenchLines.kept()), false));
         if (reload.equals("on")) {
             new dev.mcppolicy.agent.reload.PolicyWatcher(holder, policy, java.time.Duration.ofSeconds(2),
                     new dev.mcppolicy.agent.status.StartupSummary(), Clock.systemUTC()).start();
         }
-        exchange = new FakeMcpAsyncServerExchange();
-        params = Map.of("name", "echo", "arguments", Map.of("text", "hello"));
-        call = new ToolCall(Side.SERVER, null, "echo", Map.of("text", "hello"), "c8a5093e-1a97-4464-808e-9a0d280f6666",
-                "perf-client", null);
+        if (micrometer.equals("present")) {
+            exchange = new FakeMcpAsyncServerExchange();
+        } else {
+            // the same class from a loader that sees the JDK alone, as an SDK that has no Micrometer beside it
+            URL classes = HookPathBenchmark.class.getProtectionDomain().getCodeSource().getLocation();
+            ClassLoader app = new URLClassLoader(new URL[] {classes}, ClassLoader.getPlatformClassLoader());
+            exchange = Class.forName(FakeMcpAsyncServerExchange.class.getName(), true, app).getConstructor().newInstance();
+        }
+        // as the SDK's Jackson reads them: LinkedHashMaps
+        Map<String, Object> arguments = new LinkedHashMap<>();
+        arguments.put("text", "hello");
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("name", "echo");
+        request.put("arguments", arguments);
+        params = request;
+        call = new ToolCall(Side.SERVER, null, "echo", arguments, "c8a5093e-1a97-4464-808e-9a0d280f6666", "perf-client", null);
         allowed = holder.current().decide(call);
         if (hooks.serverCall(null, exchange, params, null) != null) {
             throw new IllegalStateException("echo must be allowed");
@@ -80,6 +106,15 @@ public class HookPathBenchmark {
     @Benchmark
     public Object serverCallAllowedLogOff() {
         return hooks.serverCall(null, exchange, params, null);
+    }
+
+    /**
+     * Goal 4 of issue 16 as one measurement: the whole hook on an allowed call with the decision line on
+     * ({@code log=app}): reflection, decision, counters, the record and its line, handed to the sink.
+     */
+    @Benchmark
+    public Object serverCallAllowedLogged() {
+        return loggedHooks.serverCall(null, exchange, params, null);
     }
 
     /** The decision line the log gets for such a call (canonical-JSON SHA-256 of the arguments included). */

@@ -1,7 +1,6 @@
 package dev.mcppolicy.agent.sdk;
 
 import static dev.mcppolicy.agent.sdk.Reflection.call;
-import static dev.mcppolicy.agent.sdk.Reflection.hasMethod;
 import static dev.mcppolicy.agent.sdk.Reflection.field;
 import static dev.mcppolicy.agent.sdk.Reflection.asString;
 
@@ -32,11 +31,12 @@ public final class Identity {
      * private {@code session} field's {@code getId()}. {@code null} for a stateless transport context.
      */
     public static String sessionId(Object exchange) {
-        if (!isExchange(exchange)) {
+        Shape shape = shapeOf(exchange);
+        if (!shape.exchange) {
             return null;
         }
-        if (hasMethod(exchange, "sessionId")) {
-            return asString(call(exchange, "sessionId"));
+        if (shape.sessionId != null) {
+            return asString(read(shape.sessionId, exchange, "sessionId"));
         }
         Object session = field(exchange, "session");
         return session == null ? null : asString(call(session, "getId"));
@@ -49,18 +49,62 @@ public final class Identity {
      * {@code clientInfo.name}.
      */
     public static String clientId(Object exchangeOrContext) {
-        Object context = isExchange(exchangeOrContext)
-                ? (hasMethod(exchangeOrContext, "transportContext") ? call(exchangeOrContext, "transportContext") : null)
+        Shape shape = shapeOf(exchangeOrContext);
+        Object context = shape.exchange
+                ? (shape.transportContext != null ? read(shape.transportContext, exchangeOrContext, "transportContext") : null)
                 : exchangeOrContext;
         String principal = principal(context);
         if (principal != null) {
             return principal;
         }
-        if (isExchange(exchangeOrContext)) {
-            Object info = call(exchangeOrContext, "getClientInfo");
+        if (shape.exchange) {
+            Object info = read(shape.clientInfo, exchangeOrContext, "getClientInfo");
             return info == null ? null : asString(call(info, "name"));
         }
         return null;
+    }
+
+    /**
+     * What the hooks read of one class of exchange, looked up once per class rather than by name on every call
+     * (issue 16: a call reads the session, the transport context and the client info, each a lookup by name before).
+     */
+    private static final class Shape {
+        static final Shape NONE = new Shape(null);
+        /** Whether the class is an SDK server exchange (its name ends with {@code ServerExchange}); else none below. */
+        final boolean exchange;
+        /** {@code sessionId()} (0.11 on), or {@code null}: the {@code session} field's {@code getId()} (0.10). */
+        final MethodHandle sessionId;
+        /** {@code transportContext()}, or {@code null} (before 0.11). */
+        final MethodHandle transportContext;
+        /** {@code getClientInfo()}, or {@code null} (then reading it fails as it always did). */
+        final MethodHandle clientInfo;
+
+        Shape(Class<?> type) {
+            exchange = type != null && type.getName().endsWith("ServerExchange");
+            sessionId = exchange ? Reflection.getter(type, "sessionId") : null;
+            transportContext = exchange ? Reflection.getter(type, "transportContext") : null;
+            clientInfo = exchange ? Reflection.getter(type, "getClientInfo") : null;
+        }
+    }
+
+    /** A subclass rather than a lambda: nothing is spun for it on a cold JVM. */
+    private static final ClassValue<Shape> SHAPES = new ClassValue<Shape>() {
+        @Override
+        protected Shape computeValue(Class<?> type) {
+            return new Shape(type);
+        }
+    };
+
+    private static Shape shapeOf(Object candidate) {
+        return candidate == null ? Shape.NONE : SHAPES.get(candidate.getClass());
+    }
+
+    /** {@code getter} called on {@code target}; a missing one fails as {@code Reflection.call} by name does. */
+    private static Object read(MethodHandle getter, Object target, String name) {
+        if (getter == null) {
+            throw new IllegalStateException(target.getClass().getName() + " has no method " + name + "()");
+        }
+        return Reflection.callGetter(getter, target, name);
     }
 
     private static String principal(Object context) {
@@ -134,7 +178,7 @@ public final class Identity {
     }
 
     static boolean isExchange(Object candidate) {
-        return candidate != null && candidate.getClass().getName().endsWith("ServerExchange");
+        return shapeOf(candidate).exchange;
     }
 
     /** Client side: the {@code serverInfo.name} of the server a client talks to, once initialized. */

@@ -48,6 +48,11 @@ public final class Reflection {
         if (getter == null) {
             throw new IllegalStateException(target.getClass().getName() + " has no method " + name + "()");
         }
+        return callGetter(getter, target, name);
+    }
+
+    /** {@code getter} (from {@link #getter}) called on {@code target}, failing as {@link #call(Object, String)} does. */
+    static Object callGetter(MethodHandle getter, Object target, String name) {
         try {
             return (Object) getter.invokeExact(target);
         } catch (Throwable t) {
