@@ -257,7 +257,7 @@ public final class CanonicalJson {
     /** Sorts by key as {@code TreeMap} orders strings: insertion sort for the few keys arguments have, else merge sort. */
     private static void sortByKey(Map.Entry<?, ?>[] entries) {
         if (entries.length > 16) {
-            Arrays.sort(entries, BY_KEY);
+            Arrays.sort(entries, ByKey.INSTANCE);
             return;
         }
         for (int i = 1; i < entries.length; i++) {
@@ -272,13 +272,18 @@ public final class CanonicalJson {
         }
     }
 
-    /** A class rather than a lambda: nothing is spun for it on a cold JVM. */
-    private static final Comparator<Map.Entry<?, ?>> BY_KEY = new Comparator<Map.Entry<?, ?>>() {
+    /**
+     * Entries by their string keys. A class rather than a lambda (nothing is spun for it on a cold JVM), loaded only
+     * when an object has that many keys.
+     */
+    private static final class ByKey implements Comparator<Map.Entry<?, ?>> {
+        static final ByKey INSTANCE = new ByKey();
+
         @Override
         public int compare(Map.Entry<?, ?> a, Map.Entry<?, ?> b) {
             return ((String) a.getKey()).compareTo((String) b.getKey());
         }
-    };
+    }
 
     /** {@link #write} for a part nested deeper than {@value #RECURSION} levels: no recursion at all. */
     private static void writeIteratively(Object value, StringBuilder out) {
