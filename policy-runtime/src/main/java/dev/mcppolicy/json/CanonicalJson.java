@@ -6,7 +6,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -202,41 +201,72 @@ public final class CanonicalJson {
         }
     }
 
-    /** An object's members sorted by key: in place in an array when every key is a string (a JSON parser's maps). */
+    /**
+     * An object's members sorted by key. Up to {@value #FEW_KEYS} string keys (a JSON parser's maps, nearly all
+     * arguments) are sorted in place in two small arrays, the keys and values copied out as they are met (a map's
+     * entry objects may be reused by its iterator); more keys, or keys that are not strings, go through a sorted
+     * copy.
+     */
     private static void writeObject(Map<?, ?> map, StringBuilder out, int depth) {
         int size = map.size();
-        Map.Entry<?, ?>[] entries = size <= 1 ? null : new Map.Entry<?, ?>[size];
-        int count = 0;
-        boolean stringKeys = true;
         out.append('{');
-        for (Map.Entry<?, ?> entry : map.entrySet()) {
-            if (entries == null) {
-                // one member: nothing to sort
-                quote(String.valueOf(entry.getKey()), out);
-                out.append(':');
-                write(entry.getValue(), out, depth);
-            } else if (count < size) {
-                entries[count++] = entry;
-                stringKeys &= entry.getKey() instanceof String;
-            }
-        }
-        if (entries != null) {
-            if (!stringKeys || count != size) {
-                // keys that are not strings may write alike ("1" and 1): sorted as text, the last of them kept
-                writeMembers(sortedCopy(map), out, depth);
-            } else {
-                sortByKey(entries);
-                for (int i = 0; i < size; i++) {
-                    if (i > 0) {
-                        out.append(',');
-                    }
-                    quote((String) entries[i].getKey(), out);
-                    out.append(':');
-                    write(entries[i].getValue(), out, depth);
-                }
-            }
+        boolean written = size == 0
+                || size == 1 && writeOnlyMember(map, out, depth)
+                || size > 1 && size <= FEW_KEYS && writeSorted(map, size, out, depth);
+        if (!written) {
+            // many keys, keys that are not strings (they may write alike: "1" and 1, the last of them kept), or a map
+            // whose iteration disagrees with its size
+            writeMembers(sortedCopy(map), out, depth);
         }
         out.append('}');
+    }
+
+    /** Writes the members of a map of string keys sorted; {@code false}, nothing written, for any other map. */
+    private static boolean writeSorted(Map<?, ?> map, int size, StringBuilder out, int depth) {
+        String[] keys = new String[size];
+        Object[] values = new Object[size];
+        int count = 0;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            if (count == size || !(entry.getKey() instanceof String)) {
+                return false;
+            }
+            keys[count] = (String) entry.getKey();
+            values[count++] = entry.getValue();
+        }
+        if (count != size) {
+            return false;
+        }
+        sortByKey(keys, values);
+        for (int i = 0; i < size; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            quote(keys[i], out);
+            out.append(':');
+            write(values[i], out, depth);
+        }
+        return true;
+    }
+
+    /** The most keys {@link #writeObject} sorts itself; an object of more is sorted by a {@code TreeMap} copy. */
+    private static final int FEW_KEYS = 16;
+
+    /** Writes the member of a map of one, unless its iteration does not give exactly one; {@code false} then, nothing written. */
+    private static boolean writeOnlyMember(Map<?, ?> map, StringBuilder out, int depth) {
+        Iterator<? extends Map.Entry<?, ?>> members = map.entrySet().iterator();
+        if (!members.hasNext()) {
+            return false;
+        }
+        Map.Entry<?, ?> only = members.next();
+        Object key = only.getKey();
+        Object value = only.getValue();
+        if (members.hasNext()) {
+            return false;
+        }
+        quote(String.valueOf(key), out);
+        out.append(':');
+        write(value, out, depth);
+        return true;
     }
 
     private static void writeMembers(Map<String, Object> sorted, StringBuilder out, int depth) {
@@ -260,34 +290,19 @@ public final class CanonicalJson {
         return sorted;
     }
 
-    /** Sorts by key as {@code TreeMap} orders strings: insertion sort for the few keys arguments have, else merge sort. */
-    private static void sortByKey(Map.Entry<?, ?>[] entries) {
-        if (entries.length > 16) {
-            Arrays.sort(entries, ByKey.INSTANCE);
-            return;
-        }
-        for (int i = 1; i < entries.length; i++) {
-            Map.Entry<?, ?> entry = entries[i];
-            String key = (String) entry.getKey();
+    /** Insertion sort of the keys (as {@code TreeMap} orders strings), the values moved alongside. */
+    private static void sortByKey(String[] keys, Object[] values) {
+        for (int i = 1; i < keys.length; i++) {
+            String key = keys[i];
+            Object value = values[i];
             int j = i - 1;
-            while (j >= 0 && ((String) entries[j].getKey()).compareTo(key) > 0) {
-                entries[j + 1] = entries[j];
+            while (j >= 0 && keys[j].compareTo(key) > 0) {
+                keys[j + 1] = keys[j];
+                values[j + 1] = values[j];
                 j--;
             }
-            entries[j + 1] = entry;
-        }
-    }
-
-    /**
-     * Entries by their string keys. A class rather than a lambda (nothing is spun for it on a cold JVM), loaded only
-     * when an object has that many keys.
-     */
-    private static final class ByKey implements Comparator<Map.Entry<?, ?>> {
-        static final ByKey INSTANCE = new ByKey();
-
-        @Override
-        public int compare(Map.Entry<?, ?> a, Map.Entry<?, ?> b) {
-            return ((String) a.getKey()).compareTo((String) b.getKey());
+            keys[j + 1] = key;
+            values[j + 1] = value;
         }
     }
 

@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -191,6 +192,66 @@ class CanonicalJsonTest {
         assertThat(CanonicalJson.write(many)).startsWith("{\"k00\":0,\"k01\":1,").endsWith(",\"k19\":19}");
         // the keys "1" and 1 write alike: one member, the later one, as a JSON parser would keep
         assertThat(CanonicalJson.write(mixed)).isEqualTo("{\"1\":\"text\",\"b\":1}");
+    }
+
+    @Test
+    void writesAMapWhoseIteratorReusesOneEntryObject() {
+        // some collections libraries hand out the same mutable entry at every step of an iteration
+        Map<String, Object> reusing = new java.util.AbstractMap<>() {
+            @Override
+            public java.util.Set<Map.Entry<String, Object>> entrySet() {
+                return new java.util.AbstractSet<>() {
+                    @Override
+                    public int size() {
+                        return 3;
+                    }
+
+                    @Override
+                    public Iterator<Map.Entry<String, Object>> iterator() {
+                        return new ReusingIterator("c", "a", "b");
+                    }
+                };
+            }
+        };
+
+        assertThat(CanonicalJson.write(reusing)).isEqualTo("{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\"}");
+    }
+
+    /** Iterates {@code key -> KEY} entries through one entry object, rewritten at each step. */
+    private static final class ReusingIterator implements Iterator<Map.Entry<String, Object>>, Map.Entry<String, Object> {
+        private final String[] keys;
+        private int next;
+        private String key;
+
+        ReusingIterator(String... keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next < keys.length;
+        }
+
+        @Override
+        public Map.Entry<String, Object> next() {
+            key = keys[next++];
+            return this;
+        }
+
+        @Override
+        public String getKey() {
+            return key;
+        }
+
+        @Override
+        public Object getValue() {
+            return key.toUpperCase(java.util.Locale.ROOT);
+        }
+
+        @Override
+        public Object setValue(Object value) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     @Test
