@@ -155,11 +155,10 @@ final class AgentLoader extends URLClassLoader {
         return defineClass(name, bytes, 0, bytes.length, domain);
     }
 
-    /** Defines the package of {@code className} from the jar's manifest, as {@code URLClassLoader} does, once. */
+    /** Defines the package of {@code className} (one of ours: always in a package) from the jar's manifest, once, as {@code URLClassLoader} does. */
     private void definePackageOf(String className) {
-        int dot = className.lastIndexOf('.');
-        String name = dot < 0 ? "" : className.substring(0, dot);
-        if (dot < 0 || getDefinedPackage(name) != null) {
+        String name = className.substring(0, className.lastIndexOf('.'));
+        if (getDefinedPackage(name) != null) {
             return;
         }
         try {

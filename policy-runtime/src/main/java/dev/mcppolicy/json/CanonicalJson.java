@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.RandomAccess;
 import java.util.TreeMap;
 
 /**
@@ -180,22 +179,13 @@ public final class CanonicalJson {
         } else {
             List<?> list = value instanceof List ? (List<?>) value : Arrays.asList((Object[]) value);
             out.append('[');
-            if (list instanceof RandomAccess) {
-                for (int i = 0, size = list.size(); i < size; i++) {
-                    if (i > 0) {
-                        out.append(',');
-                    }
-                    write(list.get(i), out, depth + 1);
+            boolean started = false;
+            for (Object item : list) {
+                if (started) {
+                    out.append(',');
                 }
-            } else {
-                boolean started = false;
-                for (Object item : list) {
-                    if (started) {
-                        out.append(',');
-                    }
-                    started = true;
-                    write(item, out, depth + 1);
-                }
+                started = true;
+                write(item, out, depth + 1);
             }
             out.append(']');
         }

@@ -295,11 +295,7 @@ public final class DecisionRecord {
      * {@code prefix}: the field's {@code " name="}, one append rather than three.
      */
     private static void field(StringBuilder line, String prefix, String value) {
-        if (value.length() > FIELD_CAP || needsQuotes(value)) {
-            quoted(line, prefix, value, FIELD_CAP);
-        } else {
-            line.append(prefix).append(value);
-        }
+        field(line, prefix, value, null);
     }
 
     private static void quoted(StringBuilder line, String prefix, String value, int cap) {

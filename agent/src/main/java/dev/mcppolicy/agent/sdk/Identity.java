@@ -36,7 +36,7 @@ public final class Identity {
             return null;
         }
         if (shape.sessionId != null) {
-            return asString(read(shape.sessionId, exchange, "sessionId"));
+            return asString(Reflection.callGetter(shape.sessionId, exchange, "sessionId"));
         }
         Object session = field(exchange, "session");
         return session == null ? null : asString(call(session, "getId"));
@@ -51,14 +51,14 @@ public final class Identity {
     public static String clientId(Object exchangeOrContext) {
         Shape shape = shapeOf(exchangeOrContext);
         Object context = shape.exchange
-                ? (shape.transportContext != null ? read(shape.transportContext, exchangeOrContext, "transportContext") : null)
+                ? (shape.transportContext != null ? Reflection.callGetter(shape.transportContext, exchangeOrContext, "transportContext") : null)
                 : exchangeOrContext;
         String principal = principal(context);
         if (principal != null) {
             return principal;
         }
         if (shape.exchange) {
-            Object info = read(shape.clientInfo, exchangeOrContext, "getClientInfo");
+            Object info = Reflection.callGetter(shape.clientInfo, exchangeOrContext, "getClientInfo");
             return info == null ? null : asString(call(info, "name"));
         }
         return null;
@@ -97,14 +97,6 @@ public final class Identity {
 
     private static Shape shapeOf(Object candidate) {
         return candidate == null ? Shape.NONE : SHAPES.get(candidate.getClass());
-    }
-
-    /** {@code getter} called on {@code target}; a missing one fails as {@code Reflection.call} by name does. */
-    private static Object read(MethodHandle getter, Object target, String name) {
-        if (getter == null) {
-            throw new IllegalStateException(target.getClass().getName() + " has no method " + name + "()");
-        }
-        return Reflection.callGetter(getter, target, name);
     }
 
     private static String principal(Object context) {

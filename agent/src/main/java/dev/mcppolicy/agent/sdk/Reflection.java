@@ -44,15 +44,17 @@ public final class Reflection {
         if (target == null) {
             return null;
         }
-        MethodHandle getter = getter(target.getClass(), name);
+        return callGetter(getter(target.getClass(), name), target, name);
+    }
+
+    /**
+     * {@code getter} (from {@link #getter}, for the method {@code name}) called on {@code target}, failing as
+     * {@link #call(Object, String)} does: {@code null} is a method {@code target} does not have.
+     */
+    static Object callGetter(MethodHandle getter, Object target, String name) {
         if (getter == null) {
             throw new IllegalStateException(target.getClass().getName() + " has no method " + name + "()");
         }
-        return callGetter(getter, target, name);
-    }
-
-    /** {@code getter} (from {@link #getter}) called on {@code target}, failing as {@link #call(Object, String)} does. */
-    static Object callGetter(MethodHandle getter, Object target, String name) {
         try {
             return (Object) getter.invokeExact(target);
         } catch (Throwable t) {
