@@ -57,7 +57,7 @@ final class Agent {
         RunningAgent.started(policy, summary, loader);
 
         LazyInstaller installer = new LazyInstaller(policy, new DecisionLogRecipe(config, workingDirectory, summary, counters, recent), loader, config.serializeStdio(), summary, approvals,
-                config.logArguments());
+                config.logArguments(), !lateAttach);
         if (lateAttach) {
             inst.addTransformer(installer, true);
             // the MCP classes already loaded are woven now: from their next call on, existing servers and clients are decided

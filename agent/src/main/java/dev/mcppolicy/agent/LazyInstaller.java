@@ -42,9 +42,17 @@ final class LazyInstaller implements ClassFileTransformer {
     private boolean attempted;
     /** Whether a wake-up without waiting was asked for ({@link #activateInBackground}, {@link #activateHere}): at most one runs. */
     private final AtomicBoolean wakeAsked = new AtomicBoolean();
+    /**
+     * Whether the canary runs once the first class the agent weaves has been through the weaving (at {@code -javaagent}
+     * time), rather than right after the install (attach, where the SDK's classes are woven at once anyway).
+     */
+    private final boolean canaryAfterFirstWeave;
+    /** Set when the canary is started: it runs once. */
+    private final AtomicBoolean canaryStarted = new AtomicBoolean();
 
     LazyInstaller(PolicyHolder policy, Supplier<DecisionLog> log, Thread policyLoader, boolean serializeStdio, StartupSummary summary,
-            Approvals approvals, boolean showArguments) {
+            Approvals approvals, boolean showArguments, boolean canaryAfterFirstWeave) {
+        this.canaryAfterFirstWeave = canaryAfterFirstWeave;
         this.approvals = approvals;
         this.showArguments = showArguments;
         this.policy = policy;
@@ -74,6 +82,22 @@ final class LazyInstaller implements ClassFileTransformer {
         } catch (Throwable t) {
             Diagnostics.adviceError("instrumenting", className.replace('/', '.') + ", whose calls are NOT policed", t);
             return null;
+        } finally {
+            if (canaryAfterFirstWeave) {
+                startCanary();
+            }
+        }
+    }
+
+    /**
+     * Starts the canary, once. At {@code -javaagent} time that is when the first class the agent weaves has been woven:
+     * the weaving's classes (ASM's among them) are loaded and run by then, so the canary's own weave costs little. Run
+     * right at the install, it loaded and verified them on a thread of its own while the app was starting, which cost
+     * the app ~25 ms of its time to {@code initialize} on 2 cores (issue 16); the app's first weave loads them anyway.
+     */
+    private void startCanary() {
+        if (canaryStarted.compareAndSet(false, true)) {
+            Canary.start(summary);
         }
     }
 
@@ -126,7 +150,9 @@ final class LazyInstaller implements ClassFileTransformer {
             attempted = true;
             try {
                 active = install();
-                Canary.start(summary);
+                if (!canaryAfterFirstWeave) {
+                    startCanary();
+                }
             } catch (Throwable t) {
                 summary.hooksFailed(t);
             }

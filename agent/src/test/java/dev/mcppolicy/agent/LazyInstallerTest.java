@@ -2,6 +2,7 @@ package dev.mcppolicy.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
@@ -26,7 +27,7 @@ class LazyInstallerTest {
         };
         StartupSummary summary = new StartupSummary();
         LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), failingLoader,
-                true, summary, null, false);
+                true, summary, null, false, false);
 
         String err = stderrOf(() -> {
             for (String type : List.of("io/modelcontextprotocol/spec/McpSchema", "io/modelcontextprotocol/server/McpAsyncServer",
@@ -56,7 +57,7 @@ class LazyInstallerTest {
             }
         };
         LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), loader, true,
-                new StartupSummary(), null, false);
+                new StartupSummary(), null, false, false);
         assertThat(installer.transform(null, null, "com/example/App", null, null, new byte[0])).isNull();
         assertThat(installer.transform(null, null, null, null, null, new byte[0])).isNull();
         assertThat(starts).hasValue(0);
@@ -80,7 +81,7 @@ class LazyInstallerTest {
             }
         };
         LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), loader, true,
-                new StartupSummary(), null, false);
+                new StartupSummary(), null, false, false);
 
         Stderr.of(() -> {
             assertThat(installer.transform(null, null, "io/modelcontextprotocol/spec/McpSchema", null, null, new byte[0])).isNull();
@@ -105,6 +106,42 @@ class LazyInstallerTest {
             assertThat(woven.isAlive()).isFalse();
         });
         assertThat(starts).as("one install").hasValue(1);
+    }
+
+    @Test
+    void atJavaagentTimeTheCanaryRunsOnceTheFirstWovenClassHasBeenThroughTheWeaving() throws Exception {
+        Thread loader = new Thread("test-policy-loader") {
+            @Override
+            public synchronized void start() {
+                // the policy is not read in this test
+            }
+        };
+        StartupSummary summary = new StartupSummary();
+        LazyInstaller installer = new LazyInstaller(PolicyHolder.loading(false), () -> new DecisionLog(List.of(), false), loader, true,
+                summary, null, false, true);
+        try {
+            String err = Stderr.of(() -> {
+                assertThat(installer.activate()).as("installed").isNotNull();
+                // an install that started the canary at once would have an answer well within this
+                long quiet = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+                while (System.nanoTime() < quiet) {
+                    assertThat(summary.status().canary().outcome()).as("no canary before a woven class")
+                            .isEqualTo(AgentStatus.CanaryResult.Outcome.NOT_RUN);
+                    Thread.onSpinWait();
+                }
+                // not a class file: the weaving fails (and says so), and the canary runs all the same
+                installer.transform(null, null, "io/modelcontextprotocol/server/McpAsyncServer", null, null, new byte[0]);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (summary.status().canary().outcome() == AgentStatus.CanaryResult.Outcome.NOT_RUN && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+            });
+            // no transformer is registered in this JVM: the canary's target loads unwoven, and the canary says so
+            assertThat(summary.status().canary().outcome()).isEqualTo(AgentStatus.CanaryResult.Outcome.HOOKS_DID_NOT_FIRE);
+            assertThat(err).contains("WARN advice error in instrumenting (io.modelcontextprotocol.server.McpAsyncServer");
+        } finally {
+            PolicyBridge.install(null);
+        }
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
