@@ -95,4 +95,35 @@ class ShadedJarIT {
                     .isEqualTo(java.util.zip.ZipEntry.DEFLATED);
         }
     }
+
+    /**
+     * Issue 16: the weaving's ASM is shipped as Java 8 class files with stack map frames (src/build/UpgradeClassFiles.java),
+     * which the JVM checks with its type-checking verifier; ASM's own Java 5 class files go through the slow old one.
+     */
+    @Test
+    void shipsTheWeavingsAsmAsJava8ClassFilesWithStackMapFrames() throws Exception {
+        List<String> old = new ArrayList<>();
+        int framed = 0;
+        try (JarFile jar = jar()) {
+            for (var entry : Collections.list(jar.entries())) {
+                String name = entry.getName();
+                if (!name.startsWith("dev/mcppolicy/agent/shaded/org/objectweb/asm/") || !name.endsWith(".class")) {
+                    continue;
+                }
+                byte[] bytes;
+                try (var in = jar.getInputStream(entry)) {
+                    bytes = in.readAllBytes();
+                }
+                int major = ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff);
+                if (major < 52) {
+                    old.add(name + " (" + major + ")");
+                }
+                if (new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).contains("StackMapTable")) {
+                    framed++;
+                }
+            }
+        }
+        assertThat(old).isEmpty();
+        assertThat(framed).as("the classes with branches carry frames (ClassReader, ClassWriter, MethodWriter...)").isGreaterThan(10);
+    }
 }
