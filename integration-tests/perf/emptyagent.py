@@ -3,7 +3,10 @@ import os, subprocess
 
 
 def build(work):
-    """Builds the empty agent under the folder `work` and returns its jar's path."""
+    """Builds the empty agent under the folder `work` (once) and returns its jar's path."""
+    jar = os.path.join(work, "empty-agent.jar")
+    if os.path.exists(jar):
+        return jar
     src = os.path.join(work, "empty", "perf")
     os.makedirs(src)
     with open(os.path.join(src, "EmptyAgent.java"), "w") as f:
@@ -12,7 +15,6 @@ def build(work):
     with open(os.path.join(work, "empty", "manifest.txt"), "w") as f:
         f.write("Premain-Class: perf.EmptyAgent\n")
     subprocess.run(["javac", "-d", os.path.join(work, "empty"), os.path.join(src, "EmptyAgent.java")], check=True)
-    jar = os.path.join(work, "empty-agent.jar")
     subprocess.run(["jar", "cfm", jar, os.path.join(work, "empty", "manifest.txt"), "-C", os.path.join(work, "empty"),
                     "perf/EmptyAgent.class"], check=True)
     return jar
