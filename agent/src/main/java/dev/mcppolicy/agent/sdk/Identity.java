@@ -53,13 +53,13 @@ public final class Identity {
         Object context = shape.exchange
                 ? (shape.transportContext != null ? Reflection.callGetter(shape.transportContext, exchangeOrContext, "transportContext") : null)
                 : exchangeOrContext;
-        String principal = principal(context);
+        String principal = principal(shape, context);
         if (principal != null) {
             return principal;
         }
         if (shape.exchange) {
             Object info = Reflection.callGetter(shape.clientInfo, exchangeOrContext, "getClientInfo");
-            return info == null ? null : asString(call(info, "name"));
+            return info == null ? null : asString(Reflection.callGetter(shape.infoName(info.getClass()), info, "name"));
         }
         return null;
     }
@@ -78,12 +78,48 @@ public final class Identity {
         final MethodHandle transportContext;
         /** {@code getClientInfo()}, or {@code null} (then reading it fails as it always did). */
         final MethodHandle clientInfo;
+        /**
+         * The first transport-context class seen with this shape and its {@code get(String)} (or {@code null}), as one
+         * pair, so that a reader never sees one half updated; a context of another class is looked up by name.
+         */
+        private volatile Object[] firstContextGet;
+        /** Likewise the first client-info class seen and its {@code name()}. */
+        private volatile Object[] firstInfoName;
 
         Shape(Class<?> type) {
             exchange = type != null && type.getName().endsWith("ServerExchange");
             sessionId = exchange ? Reflection.getter(type, "sessionId") : null;
             transportContext = exchange ? Reflection.getter(type, "transportContext") : null;
             clientInfo = exchange ? Reflection.getter(type, "getClientInfo") : null;
+        }
+
+        /**
+         * The transport context's {@code get(String)}: on a call the context is nearly always of one class, whose handle
+         * is kept here rather than found by name (a {@code ClassValue} and a map) on every call (issue 16).
+         */
+        MethodHandle contextGet(Class<?> type) {
+            Object[] first = firstContextGet;
+            if (first != null && first[0] == type) {
+                return (MethodHandle) first[1];
+            }
+            MethodHandle get = Reflection.lookup(type, "get");
+            if (first == null) {
+                firstContextGet = new Object[] {type, get};
+            }
+            return get;
+        }
+
+        /** The client info's {@code name()}, kept as {@link #contextGet} is. */
+        MethodHandle infoName(Class<?> type) {
+            Object[] first = firstInfoName;
+            if (first != null && first[0] == type) {
+                return (MethodHandle) first[1];
+            }
+            MethodHandle name = Reflection.getter(type, "name");
+            if (first == null) {
+                firstInfoName = new Object[] {type, name};
+            }
+            return name;
         }
     }
 
@@ -99,8 +135,8 @@ public final class Identity {
         return candidate == null ? Shape.NONE : SHAPES.get(candidate.getClass());
     }
 
-    private static String principal(Object context) {
-        MethodHandle get = context == null ? null : Reflection.lookup(context.getClass(), "get");
+    private static String principal(Shape shape, Object context) {
+        MethodHandle get = context == null ? null : shape.contextGet(context.getClass());
         if (get == null) {
             return null;
         }

@@ -39,6 +39,61 @@ class IdentityTest {
         assertThat(Identity.clientId(withAppHeader)).isEqualTo(BEARER);
     }
 
+    /** A stateful server's exchange, as the hooks see it: any class whose name ends with {@code ServerExchange}. */
+    public static final class FakeServerExchange {
+        private final Object context;
+        private final Object clientInfo;
+
+        FakeServerExchange(Object context, Object clientInfo) {
+            this.context = context;
+            this.clientInfo = clientInfo;
+        }
+
+        public Object transportContext() {
+            return context;
+        }
+
+        public Object getClientInfo() {
+            return clientInfo;
+        }
+    }
+
+    public record Implementation(String name) {
+    }
+
+    public record OtherImplementation(String name) {
+    }
+
+    public static final class MapContext implements McpTransportContext {
+        private final Map<String, Object> values;
+
+        MapContext(Map<String, Object> values) {
+            this.values = values;
+        }
+
+        @Override
+        public Object get(String key) {
+            return values.get(key);
+        }
+    }
+
+    /** Issue 16: the first context and client-info classes' handles are kept per exchange class; others still work. */
+    @Test
+    void anExchangeReadsContextsAndClientInfosOfSeveralClasses() {
+        Object plain = new MapContext(Map.of("principal", "alice"));
+        Object anonymous = context(Map.of("Authorization", "Bearer token-1"));
+        Object proxied = Identity.withPrincipal(new MapContext(Map.of()), BEARER);
+        for (int round = 0; round < 3; round++) {
+            assertThat(Identity.clientId(new FakeServerExchange(plain, new Implementation("x")))).isEqualTo(ALICE);
+            assertThat(Identity.clientId(new FakeServerExchange(anonymous, new Implementation("x")))).isEqualTo(BEARER);
+            assertThat(Identity.clientId(new FakeServerExchange(proxied, new Implementation("x")))).isEqualTo(BEARER);
+            Object none = new MapContext(Map.of());
+            assertThat(Identity.clientId(new FakeServerExchange(none, new Implementation("claude-code")))).isEqualTo("claude-code");
+            assertThat(Identity.clientId(new FakeServerExchange(none, new OtherImplementation("cursor")))).isEqualTo("cursor");
+            assertThat(Identity.clientId(new FakeServerExchange(null, null))).isNull();
+        }
+    }
+
     @Test
     void theProxyAnswersEverythingElseFromTheAppsContext() {
         McpTransportContext original = context(Map.of("tenant", "t-42"));
