@@ -79,6 +79,11 @@ public final class Identity {
         /** {@code getClientInfo()}, or {@code null} (then reading it fails as it always did). */
         final MethodHandle clientInfo;
         /**
+         * The loader of the shape's class: only a class of the same loader is kept below, so that a shape (which lives
+         * as long as an SDK class in a parent loader may) never keeps a child loader's classes, as a webapp's, alive.
+         */
+        private final ClassLoader loader;
+        /**
          * The first transport-context class seen with this shape and its {@code get(String)} (or {@code null}), as one
          * pair, so that a reader never sees one half updated; a context of another class is looked up by name.
          */
@@ -91,6 +96,7 @@ public final class Identity {
             sessionId = exchange ? Reflection.getter(type, "sessionId") : null;
             transportContext = exchange ? Reflection.getter(type, "transportContext") : null;
             clientInfo = exchange ? Reflection.getter(type, "getClientInfo") : null;
+            loader = type == null ? null : type.getClassLoader();
         }
 
         /**
@@ -103,7 +109,7 @@ public final class Identity {
                 return (MethodHandle) first[1];
             }
             MethodHandle get = Reflection.lookup(type, "get");
-            if (first == null) {
+            if (first == null && type.getClassLoader() == loader) {
                 firstContextGet = new Object[] {type, get};
             }
             return get;
@@ -116,7 +122,7 @@ public final class Identity {
                 return (MethodHandle) first[1];
             }
             MethodHandle name = Reflection.getter(type, "name");
-            if (first == null) {
+            if (first == null && type.getClassLoader() == loader) {
                 firstInfoName = new Object[] {type, name};
             }
             return name;
