@@ -25,14 +25,19 @@ public final class CanonicalJson {
     }
 
     public static String write(Object value) {
-        StringBuilder out = new StringBuilder(64);
-        write(value, out);
-        return out.toString();
+        Utf8 out = new Utf8(64);
+        write(value, out, 0);
+        return out.string();
+    }
+
+    /** Appends the canonical JSON of {@code value} to {@code out}. */
+    public static void write(Object value, StringBuilder out) {
+        out.append(write(value));
     }
 
     /** Hex SHA-256 of the canonical JSON of {@code value}. */
     public static String sha256(Object value) {
-        return sha256Hex(write(value).getBytes(StandardCharsets.UTF_8));
+        return appendSha256(value, new StringBuilder(64)).toString();
     }
 
     public static String sha256Hex(byte[] bytes) {
@@ -41,8 +46,8 @@ public final class CanonicalJson {
 
     /**
      * Appends the hex SHA-256 of the canonical JSON of {@code value} to {@code out}, the same digits as
-     * {@link #sha256}: the JSON is written into this thread's scratch text and, when it is ASCII (as nearly all
-     * arguments are), hashed from its scratch bytes, so no string is made but the digits themselves.
+     * {@link #sha256}: the JSON is written as UTF-8 straight into this thread's scratch bytes and hashed from
+     * there, so no text is made but the digits themselves.
      */
     public static StringBuilder appendSha256(Object value, StringBuilder out) {
         Scratch scratch = SCRATCH.get();
@@ -59,28 +64,14 @@ public final class CanonicalJson {
     }
 
     private static StringBuilder appendSha256(Object value, StringBuilder out, Scratch scratch) {
-        StringBuilder text = scratch.text;
-        text.setLength(0);
-        write(value, text);
-        int length = text.length();
-        byte[] bytes = length <= Scratch.MOST_KEPT ? scratch.bytes(length) : null;
-        for (int i = 0; bytes != null && i < length; i++) {
-            char c = text.charAt(i);
-            if (c >= 0x80) {
-                bytes = null;
-            } else {
-                bytes[i] = (byte) c;
-            }
-        }
+        Utf8 json = scratch.json;
+        json.length = 0;
+        write(value, json, 0);
         MessageDigest digest = scratch.digest;
-        if (bytes != null) {
-            digest.update(bytes, 0, length);
-        } else {
-            digest.update(text.toString().getBytes(StandardCharsets.UTF_8));
-        }
-        if (text.capacity() > Scratch.MOST_KEPT) {
+        digest.update(json.bytes, 0, json.length);
+        if (json.bytes.length > Scratch.MOST_KEPT) {
             // a huge value is not kept for the thread's next hash
-            scratch.text = new StringBuilder(Scratch.FIRST);
+            scratch.json = new Utf8(Scratch.FIRST);
         }
         try {
             digest.digest(scratch.hash, 0, scratch.hash.length);
@@ -103,22 +94,32 @@ public final class CanonicalJson {
      * The digits written into {@code digits} first and appended at once, as one Latin-1 string: 64 single-char
      * appends cost more than the hash, and appending a {@code char[]} to a Latin-1 builder checks every char
      * (issue 16: ~10% of a logged call); a Latin-1 string is one array copy into it, for ~100 bytes allocated.
+     * Each byte's two digits come from one table of all 256 pairs.
      */
     private static StringBuilder hex(byte[] digest, byte[] digits, StringBuilder out) {
+        byte[] pairs = HEX_PAIRS;
         for (int i = 0; i < digest.length; i++) {
-            byte b = digest[i];
-            digits[2 * i] = HEX_DIGITS[(b >> 4) & 0xF];
-            digits[2 * i + 1] = HEX_DIGITS[b & 0xF];
+            int pair = (digest[i] & 0xFF) << 1;
+            digits[2 * i] = pairs[pair];
+            digits[2 * i + 1] = pairs[pair + 1];
         }
         return out.append(new String(digits, 0, 2 * digest.length, StandardCharsets.ISO_8859_1));
     }
 
-    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
+    /** The two hex digits of every byte value, at twice its index. */
+    private static final byte[] HEX_PAIRS = new byte[512];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            HEX_PAIRS[2 * b] = (byte) HEX[b >> 4];
+            HEX_PAIRS[2 * b + 1] = (byte) HEX[b & 0xF];
+        }
+    }
 
     /**
      * Per thread: one SHA-256 digest ({@code MessageDigest.getInstance} looks the provider up and builds a new
-     * digest, some 700 bytes, each time; {@code digest()} resets it for the next use) and the text and bytes a
-     * hash is made from, each kept only up to {@value #MOST_KEPT} chars.
+     * digest, some 700 bytes, each time; {@code digest()} resets it for the next use) and the bytes a hash is made
+     * from, kept only up to {@value #MOST_KEPT} bytes.
      */
     private static final class Scratch {
         static final int FIRST = 128;
@@ -127,10 +128,9 @@ public final class CanonicalJson {
         /** The last hash and its hex digits: {@code digest()} allocates nothing per line, the digits one small string. */
         final byte[] hash = new byte[32];
         final byte[] digits = new byte[64];
-        StringBuilder text = new StringBuilder(FIRST);
+        Utf8 json = new Utf8(FIRST);
         /** Whether an {@code appendSha256} on this thread is using it. */
         boolean busy;
-        private byte[] bytes = new byte[FIRST];
 
         Scratch() {
             try {
@@ -138,13 +138,6 @@ public final class CanonicalJson {
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every Java platform has SHA-256", e);
             }
-        }
-
-        byte[] bytes(int length) {
-            if (bytes.length < length) {
-                bytes = new byte[Math.max(length, 2 * bytes.length)];
-            }
-            return bytes;
         }
     }
 
@@ -157,19 +150,51 @@ public final class CanonicalJson {
     };
 
     /**
-     * Appends the canonical JSON of {@code value}. Values nested up to {@value #RECURSION} levels (all real
-     * arguments) are written recursively, with no bookkeeping objects; any deeper part is written iteratively, so a
-     * value nested any number of levels deep takes memory in proportion to it, never a deep Java stack. Values must
-     * be trees, as a JSON parser builds them; a structure that contains itself has no JSON form.
+     * Canonical JSON as UTF-8, into an array that grows: what the writer below writes into. Values nested up to
+     * {@value #RECURSION} levels (all real arguments) are written recursively, with no bookkeeping objects; any
+     * deeper part is written iteratively, so a value nested any number of levels deep takes memory in proportion to
+     * it, never a deep Java stack. Values must be trees, as a JSON parser builds them; a structure that contains
+     * itself has no JSON form. Written as bytes, not chars (issue 16): the hash reads them as they are, with no
+     * builder's checks per char and no copy into bytes after.
      */
-    public static void write(Object value, StringBuilder out) {
-        write(value, out, 0);
+    private static final class Utf8 {
+        byte[] bytes;
+        int length;
+
+        Utf8(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        /** Room for {@code more} bytes after {@link #length}. */
+        byte[] room(int more) {
+            if (bytes.length - length < more) {
+                bytes = Arrays.copyOf(bytes, Math.max(length + more, 2 * bytes.length));
+            }
+            return bytes;
+        }
+
+        void put(char ascii) {
+            room(1)[length++] = (byte) ascii;
+        }
+
+        void put(String ascii) {
+            int n = ascii.length();
+            byte[] into = room(n);
+            for (int i = 0; i < n; i++) {
+                into[length + i] = (byte) ascii.charAt(i);
+            }
+            length += n;
+        }
+
+        String string() {
+            return new String(bytes, 0, length, StandardCharsets.UTF_8);
+        }
     }
 
     /** The depth up to which {@link #write} recurses: {@value} frames of a few dozen bytes, far from any stack's end. */
     private static final int RECURSION = 32;
 
-    private static void write(Object value, StringBuilder out, int depth) {
+    private static void write(Object value, Utf8 out, int depth) {
         if (!isContainer(value)) {
             scalar(value, out);
         } else if (depth >= RECURSION) {
@@ -178,16 +203,16 @@ public final class CanonicalJson {
             writeObject((Map<?, ?>) value, out, depth + 1);
         } else {
             List<?> list = value instanceof List ? (List<?>) value : Arrays.asList((Object[]) value);
-            out.append('[');
+            out.put('[');
             boolean started = false;
             for (Object item : list) {
                 if (started) {
-                    out.append(',');
+                    out.put(',');
                 }
                 started = true;
                 write(item, out, depth + 1);
             }
-            out.append(']');
+            out.put(']');
         }
     }
 
@@ -197,9 +222,9 @@ public final class CanonicalJson {
      * entry objects may be reused by its iterator); more keys, or keys that are not strings, go through a sorted
      * copy.
      */
-    private static void writeObject(Map<?, ?> map, StringBuilder out, int depth) {
+    private static void writeObject(Map<?, ?> map, Utf8 out, int depth) {
         int size = map.size();
-        out.append('{');
+        out.put('{');
         boolean written = size == 0
                 || size == 1 && writeOnlyMember(map, out, depth)
                 || size > 1 && size <= FEW_KEYS && writeSorted(map, size, out, depth);
@@ -208,11 +233,11 @@ public final class CanonicalJson {
             // whose iteration disagrees with its size
             writeMembers(sortedCopy(map), out, depth);
         }
-        out.append('}');
+        out.put('}');
     }
 
     /** Writes the members of a map of string keys sorted; {@code false}, nothing written, for any other map. */
-    private static boolean writeSorted(Map<?, ?> map, int size, StringBuilder out, int depth) {
+    private static boolean writeSorted(Map<?, ?> map, int size, Utf8 out, int depth) {
         String[] keys = new String[size];
         Object[] values = new Object[size];
         int count = 0;
@@ -229,10 +254,10 @@ public final class CanonicalJson {
         sortByKey(keys, values);
         for (int i = 0; i < size; i++) {
             if (i > 0) {
-                out.append(',');
+                out.put(',');
             }
             quote(keys[i], out);
-            out.append(':');
+            out.put(':');
             write(values[i], out, depth);
         }
         return true;
@@ -242,7 +267,7 @@ public final class CanonicalJson {
     private static final int FEW_KEYS = 16;
 
     /** Writes the member of a map of one, unless its iteration does not give exactly one; {@code false} then, nothing written. */
-    private static boolean writeOnlyMember(Map<?, ?> map, StringBuilder out, int depth) {
+    private static boolean writeOnlyMember(Map<?, ?> map, Utf8 out, int depth) {
         Iterator<? extends Map.Entry<?, ?>> members = map.entrySet().iterator();
         if (!members.hasNext()) {
             return false;
@@ -254,20 +279,20 @@ public final class CanonicalJson {
             return false;
         }
         quote(String.valueOf(key), out);
-        out.append(':');
+        out.put(':');
         write(value, out, depth);
         return true;
     }
 
-    private static void writeMembers(Map<String, Object> sorted, StringBuilder out, int depth) {
+    private static void writeMembers(Map<String, Object> sorted, Utf8 out, int depth) {
         boolean started = false;
         for (Map.Entry<String, Object> entry : sorted.entrySet()) {
             if (started) {
-                out.append(',');
+                out.put(',');
             }
             started = true;
             quote(entry.getKey(), out);
-            out.append(':');
+            out.put(':');
             write(entry.getValue(), out, depth);
         }
     }
@@ -297,7 +322,7 @@ public final class CanonicalJson {
     }
 
     /** {@link #write} for a part nested deeper than {@value #RECURSION} levels: no recursion at all. */
-    private static void writeIteratively(Object value, StringBuilder out) {
+    private static void writeIteratively(Object value, Utf8 out) {
         // room for 4 levels before it grows: arguments are rarely deeper, and the default (16) costs 88 bytes a call
         ArrayDeque<Open> open = new ArrayDeque<>(4);
         Object next = value;
@@ -309,21 +334,21 @@ public final class CanonicalJson {
             }
             Open current;
             while ((current = open.peek()) != null && !current.items.hasNext()) {
-                out.append(current.object ? '}' : ']');
+                out.put(current.object ? '}' : ']');
                 open.pop();
             }
             if (current == null) {
                 return;
             }
             if (current.started) {
-                out.append(',');
+                out.put(',');
             }
             current.started = true;
             Object item = current.items.next();
             if (current.object) {
                 Map.Entry<?, ?> entry = (Map.Entry<?, ?>) item;
                 quote((String) entry.getKey(), out);
-                out.append(':');
+                out.put(':');
                 next = entry.getValue();
             } else {
                 next = item;
@@ -347,29 +372,29 @@ public final class CanonicalJson {
         return value instanceof Map || value instanceof List || value instanceof Object[];
     }
 
-    private static Open open(Object container, StringBuilder out) {
+    private static Open open(Object container, Utf8 out) {
         if (container instanceof Map) {
             Map<?, ?> map = (Map<?, ?>) container;
             if (map.isEmpty() || map.size() == 1 && map.keySet().iterator().next() instanceof String) {
                 // nothing to sort: the map's own entries, without a sorted copy
-                out.append('{');
+                out.put('{');
                 return new Open(true, map.entrySet().iterator());
             }
-            out.append('{');
+            out.put('{');
             return new Open(true, sortedCopy(map).entrySet().iterator());
         }
-        out.append('[');
+        out.put('[');
         List<?> list = container instanceof List ? (List<?>) container : Arrays.asList((Object[]) container);
         return new Open(false, list.iterator());
     }
 
-    private static void scalar(Object value, StringBuilder out) {
+    private static void scalar(Object value, Utf8 out) {
         if (value == null) {
-            out.append("null");
+            out.put("null");
         } else if (value instanceof String) {
             quote((String) value, out);
         } else if (value instanceof Boolean) {
-            out.append(value);
+            out.put((Boolean) value ? "true" : "false");
         } else if (value instanceof Number) {
             number((Number) value, out);
         } else {
@@ -382,24 +407,99 @@ public final class CanonicalJson {
         out.append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            switch (c) {
-                case '"': out.append("\\\""); break;
-                case '\\': out.append("\\\\"); break;
-                case '\n': out.append("\\n"); break;
-                case '\r': out.append("\\r"); break;
-                case '\t': out.append("\\t"); break;
-                case '\b': out.append("\\b"); break;
-                case '\f': out.append("\\f"); break;
-                default:
-                    if (c < 0x20 || Character.isSurrogate(c) && !isPaired(text, i)) {
-                        out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xF])
-                                .append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
-                    } else {
-                        out.append(c);
-                    }
+            String escape = shortEscape(c);
+            if (escape != null) {
+                out.append(escape);
+            } else if (needsUnicodeEscape(text, i, c)) {
+                out.append(unicodeEscape(c));
+            } else {
+                out.append(c);
             }
         }
         out.append('"');
+    }
+
+    /** {@link #quote(String, StringBuilder)} as UTF-8: printable ASCII, nearly all of any argument, one byte each at once. */
+    private static void quote(String text, Utf8 out) {
+        int n = text.length();
+        byte[] into = out.room(n + 2);
+        int at = out.length;
+        into[at++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                into[at++] = (byte) c;
+            } else {
+                out.length = at;
+                i = special(text, i, c, out);
+                // the chars left, a byte each at least, and the closing quote
+                into = out.room(n - i);
+                at = out.length;
+            }
+        }
+        into[at++] = '"';
+        out.length = at;
+    }
+
+    /**
+     * Writes the char at {@code i}, one that is not printable ASCII: its escape or its UTF-8 bytes. Returns the
+     * index of the last char it took: a surrogate pair is taken whole, as one code point of four bytes.
+     */
+    private static int special(String text, int i, char c, Utf8 out) {
+        String escape = shortEscape(c);
+        if (escape != null) {
+            out.put(escape);
+            return i;
+        }
+        if (needsUnicodeEscape(text, i, c)) {
+            out.put(unicodeEscape(c));
+            return i;
+        }
+        byte[] into;
+        if (c < 0x800) {
+            into = out.room(2);
+            into[out.length++] = (byte) (0xC0 | c >> 6);
+            into[out.length++] = (byte) (0x80 | c & 0x3F);
+            return i;
+        }
+        if (!Character.isSurrogate(c)) {
+            into = out.room(3);
+            into[out.length++] = (byte) (0xE0 | c >> 12);
+            into[out.length++] = (byte) (0x80 | c >> 6 & 0x3F);
+            into[out.length++] = (byte) (0x80 | c & 0x3F);
+            return i;
+        }
+        // the high half of a pair: a lone surrogate, and so a low one met first, was escaped above
+        int point = Character.toCodePoint(c, text.charAt(i + 1));
+        into = out.room(4);
+        into[out.length++] = (byte) (0xF0 | point >> 18);
+        into[out.length++] = (byte) (0x80 | point >> 12 & 0x3F);
+        into[out.length++] = (byte) (0x80 | point >> 6 & 0x3F);
+        into[out.length++] = (byte) (0x80 | point & 0x3F);
+        return i + 1;
+    }
+
+    /** The two-char escape JSON has for {@code c}, or {@code null}. */
+    private static String shortEscape(char c) {
+        switch (c) {
+            case '"': return "\\\"";
+            case '\\': return "\\\\";
+            case '\n': return "\\n";
+            case '\r': return "\\r";
+            case '\t': return "\\t";
+            case '\b': return "\\b";
+            case '\f': return "\\f";
+            default: return null;
+        }
+    }
+
+    /** Whether the char at {@code i} is written as a backslash, {@code u} and four hex digits: a control char, or a lone surrogate. */
+    private static boolean needsUnicodeEscape(String text, int i, char c) {
+        return c < 0x20 || Character.isSurrogate(c) && !isPaired(text, i);
+    }
+
+    private static String unicodeEscape(char c) {
+        return new String(new char[] {'\\', 'u', HEX[c >> 12], HEX[(c >> 8) & 0xF], HEX[(c >> 4) & 0xF], HEX[c & 0xF]});
     }
 
     /**
@@ -420,12 +520,17 @@ public final class CanonicalJson {
      * {@code "-Infinity"} (as Jackson writes them by default), so the text stays JSON and never hashes
      * like {@code null}.
      */
-    private static void number(Number number, StringBuilder out) {
+    private static void number(Number number, Utf8 out) {
+        if (number instanceof Integer || number instanceof Long || number instanceof Short || number instanceof Byte) {
+            // the plain digits numberText gives them, without a BigDecimal
+            out.put(Long.toString(number.longValue()));
+            return;
+        }
         String text = numberText(number);
         if (JsonValues.toBigDecimal(number) == null) {
             quote(text, out);
         } else {
-            out.append(text);
+            out.put(text);
         }
     }
 

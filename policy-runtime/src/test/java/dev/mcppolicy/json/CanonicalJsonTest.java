@@ -461,4 +461,35 @@ class CanonicalJsonTest {
         assertThat(outer).isEqualTo(expected.toString());
         assertThat(inner[0]).isEqualTo(CanonicalJson.sha256(Map.of("inner", "value")));
     }
+
+    /**
+     * The hash writes UTF-8 bytes itself (issue 16); the text is the string quoting of {@link CanonicalJson#quote}
+     * and its UTF-8 must be what the JDK's encoder makes of it, for every kind of char: ASCII, escapes and controls,
+     * two- and three-byte chars, pairs beyond the BMP, lone surrogates of either kind, in any order and length.
+     */
+    @Test
+    void writesTheUtf8OfItsTextForEveryKindOfChar() {
+        char[] kinds = {'a', '~', 0x7F, '"', '\\', '\n', 0x01, 0x1F, 0xE9, 0x7FF, 0x800, 0x20AC, 0xFFFF, 0xD83D, 0xDE00, 0xDBFF, 0xDC00};
+        Random random = new Random(16);
+        for (int round = 0; round < 2_000; round++) {
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(round % 100 == 0 ? 300 : 12);
+            for (int i = 0; i < length; i++) {
+                text.append(kinds[random.nextInt(kinds.length)]);
+            }
+            String value = text.toString();
+            StringBuilder quoted = new StringBuilder();
+            CanonicalJson.quote(value, quoted);
+
+            assertThat(CanonicalJson.write(value)).as("round %d", round).isEqualTo(quoted.toString());
+            assertThat(CanonicalJson.sha256(Map.of("k", value))).as("round %d", round)
+                    .isEqualTo(CanonicalJson.sha256Hex(("{\"k\":" + quoted + "}").getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    @Test
+    void writesWholeNumbersOfEveryWidthAsPlainDigits() {
+        assertThat(CanonicalJson.write(List.of(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, (byte) -128, (short) 0)))
+                .isEqualTo("[-9223372036854775808,9223372036854775807,-2147483648,-128,0]");
+    }
 }
