@@ -4,12 +4,13 @@
 Needs a built tree (mvn -B verify). Usage:
     python3 integration-tests/perf/hello.py [rounds] [agent.jar ...]
 Each round runs `java -cp <fixture classes> fixture.Hello` once with no agent, once with an empty -javaagent (the
-floor of any agent) and once under each agent jar given (default: agent/target/mcp-policy-agent.jar; pass an
+floor of any agent), once with a no-op transformer -javaagent (the floor of any agent that weaves classes as they
+load: see emptyagent.py) and once under each agent jar given (default: agent/target/mcp-policy-agent.jar; pass an
 older build's jar beside it for a before/after from the same rounds), and prints for each setup the median and
-min wall time and the median of its per-round difference to no agent.
+min wall time and the medians of its per-round differences to no agent and to the no-op transformer.
 """
 import os, statistics, subprocess, sys, tempfile, time
-from emptyagent import interleaved
+from emptyagent import interleaved, NO_OP_TRANSFORMER
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLASSES = os.path.join(ROOT, "integration-tests", "fixtures", "sdk-2.1.0", "target", "classes")
@@ -31,8 +32,10 @@ results = interleaved(work, ROOT, JARS, ROUNDS, hello)
 
 alone = results["no agent"]
 print(f"hello world, {ROUNDS} interleaved rounds (load average {os.getloadavg()[0]:.1f})")
-print("| setup | median (ms) | min (ms) | added, paired median (ms) |")
-print("|---|---|---|---|")
+print("| setup | median (ms) | min (ms) | added, paired median (ms) | over the no-op transformer, paired median (ms) |")
+print("|---|---|---|---|---|")
+floor = results[NO_OP_TRANSFORMER]
 for name, runs in results.items():
     added = statistics.median(r - a for r, a in zip(runs, alone))
-    print(f"| {name} | {statistics.median(runs):.1f} | {min(runs):.1f} | {added:+.1f} |")
+    over = statistics.median(r - f for r, f in zip(runs, floor))
+    print(f"| {name} | {statistics.median(runs):.1f} | {min(runs):.1f} | {added:+.1f} | {over:+.1f} |")
