@@ -26,6 +26,13 @@ class ShadedJarIT {
                 if (!name.startsWith("META-INF/") && !name.startsWith("dev/mcppolicy/") && !name.equals("dev/")) {
                     strays.add(name);
                 }
+                if (name.startsWith(AgentLoader.Libraries.DIRECTORY)) {
+                    for (String inner : nested(jar, name.substring(AgentLoader.Libraries.DIRECTORY.length(), name.length() - 4))) {
+                        if (!inner.startsWith("dev/mcppolicy/agent/shaded/")) {
+                            strays.add(name + "!/" + inner);
+                        }
+                    }
+                }
                 if (name.startsWith("META-INF/versions/") && name.endsWith(".class")) {
                     String inner = name.replaceFirst("^META-INF/versions/\\d+/", "");
                     if (!inner.startsWith("dev/mcppolicy/")) {
@@ -41,8 +48,11 @@ class ShadedJarIT {
     void relocatesEveryBundledLibraryUnderTheShadedPackage() throws Exception {
         try (JarFile jar = jar()) {
             assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/org/objectweb/asm/ClassWriter.class")).isNotNull();
-            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class")).isNotNull();
-            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/github/benmanes/caffeine/cache/Caffeine.class")).isNotNull();
+            assertThat(nested(jar, "jackson")).contains("dev/mcppolicy/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class");
+            assertThat(nested(jar, "yaml")).contains("dev/mcppolicy/agent/shaded/org/yaml/snakeyaml/Yaml.class");
+            assertThat(nested(jar, "redis")).contains("dev/mcppolicy/agent/shaded/redis/clients/jedis/RedisClient.class",
+                    "dev/mcppolicy/agent/shaded/org/apache/commons/pool2/impl/GenericObjectPool.class");
+            assertThat(nested(jar, "caffeine")).contains("dev/mcppolicy/agent/shaded/com/github/benmanes/caffeine/cache/Caffeine.class");
             assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/google/re2j/Pattern.class")).isNotNull();
             assertThat(jar.getEntry("dev/mcppolicy/engine/PolicyEngine.class")).isNotNull();
             // byte-buddy-agent (the attach command's way in), never Byte Buddy itself: the weaves are ASM
@@ -91,7 +101,7 @@ class ShadedJarIT {
             assertThat(deflatedStartClasses).isEmpty();
             assertThat(storedLibraryClasses).isEmpty();
             assertThat(jar.getEntry("dev/mcppolicy/agent/AgentPremain.class").getMethod()).isEqualTo(java.util.zip.ZipEntry.STORED);
-            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class").getMethod())
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/com/google/re2j/Pattern.class").getMethod())
                     .isEqualTo(java.util.zip.ZipEntry.DEFLATED);
         }
     }
@@ -125,5 +135,101 @@ class ShadedJarIT {
         }
         assertThat(old).isEmpty();
         assertThat(framed).as("the classes with branches carry frames (ClassReader, ClassWriter, MethodWriter...)").isGreaterThan(10);
+    }
+
+    /**
+     * Issue 16: the libraries that load only when configured are nested, a stored jar each, and out of the agent jar's
+     * own directory, which every JVM reads in premain; the agent's class loader reads their classes in place.
+     */
+    @Test
+    void nestsTheLibrariesLoadedOnlyWhenConfiguredAndTheAgentsLoaderReadsThemInPlace() throws Exception {
+        Path path = Path.of(System.getProperty("agent.jar", "target/mcp-policy-agent.jar"));
+        try (JarFile jar = jar()) {
+            List<String> prefixes = List.of("dev/mcppolicy/agent/shaded/com/fasterxml/jackson/", "dev/mcppolicy/agent/shaded/redis/",
+                    "dev/mcppolicy/agent/shaded/com/google/gson/", "dev/mcppolicy/agent/shaded/org/apache/commons/pool2/",
+                    "dev/mcppolicy/agent/shaded/org/yaml/snakeyaml/", "dev/mcppolicy/agent/shaded/com/github/benmanes/caffeine/");
+            // their classes only: a resource of theirs (Jedis's version) stays a resource of the agent jar
+            assertThat(jar.stream().map(JarEntry::getName).filter(name -> name.endsWith(".class")
+                    && prefixes.stream().anyMatch(name::startsWith))).isEmpty();
+            assertThat(jar.getEntry("dev/mcppolicy/agent/shaded/redis/clients/jedis/pom.properties")).isNotNull();
+            for (String library : List.of("jackson", "redis", "yaml", "caffeine")) {
+                assertThat(jar.getEntry(AgentLoader.Libraries.DIRECTORY + library + ".jar").getMethod())
+                        .isEqualTo(java.util.zip.ZipEntry.STORED);
+            }
+            assertThat(jar.size()).as("the agent jar's own entries").isLessThan(700);
+        }
+        usesEveryNestedLibrary(AgentLoader.over(path.toUri().toURL(), ShadedJarIT.class.getClassLoader()));
+    }
+
+    /** A jar some tool rewrote, its nested jars no longer where the index says: the loader reads them into memory instead. */
+    @Test
+    void readsTheNestedLibrariesOfARewrittenJarFromMemory(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path rewritten = dir.resolve("rewritten.jar");
+        try (JarFile jar = jar(); var out = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(rewritten))) {
+            out.putNextEntry(new java.util.zip.ZipEntry("META-INF/a-tool-was-here.txt"));
+            out.write("every entry after this one moved".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            for (var entry : Collections.list(jar.entries())) {
+                out.putNextEntry(new java.util.zip.ZipEntry(entry.getName()));
+                try (var in = jar.getInputStream(entry)) {
+                    in.transferTo(out);
+                }
+            }
+        }
+        usesEveryNestedLibrary(AgentLoader.over(rewritten.toUri().toURL(), ShadedJarIT.class.getClassLoader()));
+    }
+
+    /** The policy command line, whose YAML reading is two nested libraries, in a JVM of its own: {@code java -jar}. */
+    @Test
+    void runsTheCommandLineThroughTheAgentsLoader(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path policy = dir.resolve("mcp-policy.yaml");
+        java.nio.file.Files.writeString(policy, "version: \"1\"\ndefault: deny\ntools:\n  echo: {}\n");
+        Process check = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                Path.of(System.getProperty("agent.jar", "target/mcp-policy-agent.jar")).toString(), "check", policy.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(check.waitFor()).as(output).isZero();
+        assertThat(output).contains("OK (1 tool rules, default deny");
+    }
+
+    /** Loads and runs a class of each nested library through {@code loader}: Jackson parses, SnakeYAML reads, Caffeine caches, Jedis links. */
+    private static void usesEveryNestedLibrary(ClassLoader loader) throws Exception {
+        Class<?> mapperType = Class.forName("dev.mcppolicy.agent.shaded.com.fasterxml.jackson.databind.ObjectMapper", true, loader);
+        assertThat(mapperType.getClassLoader()).isSameAs(loader);
+        Object mapper = mapperType.getConstructor().newInstance();
+        Object tree = mapperType.getMethod("readTree", String.class).invoke(mapper, "{\"a\":[1,2]}");
+        assertThat(tree.toString()).isEqualTo("{\"a\":[1,2]}");
+
+        Class<?> yamlType = Class.forName("dev.mcppolicy.agent.shaded.org.yaml.snakeyaml.Yaml", true, loader);
+        Object yaml = yamlType.getConstructor().newInstance();
+        assertThat(yamlType.getMethod("load", String.class).invoke(yaml, "a: 1").toString()).isEqualTo("{a=1}");
+
+        Class<?> caffeine = Class.forName("dev.mcppolicy.agent.shaded.com.github.benmanes.caffeine.cache.Caffeine", true, loader);
+        Object cache = caffeine.getMethod("build").invoke(caffeine.getMethod("maximumSize", long.class)
+                .invoke(caffeine.getMethod("newBuilder").invoke(null), 10L));
+        Class<?> cacheType = Class.forName("dev.mcppolicy.agent.shaded.com.github.benmanes.caffeine.cache.Cache", false, loader);
+        cacheType.getMethod("put", Object.class, Object.class).invoke(cache, "k", "v");
+        assertThat(cacheType.getMethod("getIfPresent", Object.class).invoke(cache, "k")).isEqualTo("v");
+
+        Class<?> jedis = Class.forName("dev.mcppolicy.agent.shaded.redis.clients.jedis.RedisClient", true, loader);
+        assertThat(jedis.getClassLoader()).isSameAs(loader);
+        assertThat(Class.forName("dev.mcppolicy.agent.shaded.org.apache.commons.pool2.impl.GenericObjectPool", true, loader)
+                .getClassLoader()).isSameAs(loader);
+        // a nested library's class the library lacks is not found, and not looked for elsewhere
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> Class.forName("dev.mcppolicy.agent.shaded.com.fasterxml.jackson.NoSuchClass", false, loader))
+                .isInstanceOf(ClassNotFoundException.class);
+    }
+
+    /** The class file names in the nested jar of {@code library}. */
+    private static List<String> nested(JarFile jar, String library) throws Exception {
+        List<String> names = new ArrayList<>();
+        var entry = jar.getEntry(AgentLoader.Libraries.DIRECTORY + library + ".jar");
+        assertThat(entry).as("nested jar %s", library).isNotNull();
+        try (var in = new java.util.zip.ZipInputStream(jar.getInputStream(entry))) {
+            for (var inner = in.getNextEntry(); inner != null; inner = in.getNextEntry()) {
+                names.add(inner.getName());
+            }
+        }
+        return names;
     }
 }

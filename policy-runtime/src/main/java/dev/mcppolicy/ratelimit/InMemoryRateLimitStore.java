@@ -180,7 +180,7 @@ final class InMemoryRateLimitStore implements RateLimitStore {
                 synchronized (this) {
                     cache = keyed;
                     if (cache == null) {
-                        cache = newCache();
+                        cache = IdleExpiry.newCache(maxKeysPerCounter, tickerNanos);
                         keyed = cache;
                     }
                 }
@@ -204,17 +204,22 @@ final class InMemoryRateLimitStore implements RateLimitStore {
         }
     }
 
-    private Cache<String, LimitState> newCache() {
-        return Caffeine.newBuilder()
-                .maximumSize(maxKeysPerCounter)
-                .ticker(tickerNanos::get)
-                .executor(Runnable::run)
-                .expireAfter(new IdleExpiry())
-                .build();
-    }
-
-    /** Expires a state a full window after its last use. */
+    /**
+     * Expires a state a full window after its last use. It also makes the caches, so that Caffeine's classes load with
+     * the first keyed counter: verifying a method that hands an {@code IdleExpiry} to {@code expireAfter} loads
+     * Caffeine's {@code Expiry} interface, and in this store's own class that was at every start, with any policy
+     * (issue 16: the agent jar nests the libraries a start does not load).
+     */
     private static final class IdleExpiry implements Expiry<String, LimitState> {
+        static Cache<String, LimitState> newCache(long maxKeys, AtomicLong tickerNanos) {
+            return Caffeine.newBuilder()
+                    .maximumSize(maxKeys)
+                    .ticker(tickerNanos::get)
+                    .executor(Runnable::run)
+                    .expireAfter(new IdleExpiry())
+                    .build();
+        }
+
         @Override
         public long expireAfterCreate(String key, LimitState state, long currentTime) {
             return state.idleNanos;
