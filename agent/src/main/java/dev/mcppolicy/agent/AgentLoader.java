@@ -177,6 +177,18 @@ final class AgentLoader extends URLClassLoader {
         return defineClass(name, bytes, 0, bytes.length, domain);
     }
 
+    /** Whether the nested library {@code name} has been opened and is read in place, not from memory (for tests). */
+    synchronized boolean readsInPlace(String name) {
+        if (libraries != null) {
+            for (Library library : libraries.all) {
+                if (library.name.equals(name)) {
+                    return library.entries != null && library.memory == null;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The bundled libraries nested in the jar, their index read the first time one of their classes is asked for. */
     private synchronized Libraries libraries() throws IOException {
         if (libraries == null) {

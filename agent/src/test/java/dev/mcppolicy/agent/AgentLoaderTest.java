@@ -87,6 +87,104 @@ class AgentLoaderTest {
         assertThat(loader.getResource("dev/mcppolicy/agent/AgentStart.class")).isNotNull();
     }
 
+    /**
+     * Issue 16: a bundled library nested in the jar, a stored jar at the place {@code lib.index} gives, is read in place;
+     * at a wrong place (a tool rewrote the jar) from memory; a broken index or a missing nested jar is a clear error.
+     */
+    @Test
+    void readsANestedLibrarysClassesInPlaceOrFromMemoryAndNamesWhatIsBroken(@TempDir Path dir) throws Exception {
+        String name = "dev.mcppolicy.agent.shaded.example.Nested";
+        byte[] nested = nestedJar(name);
+
+        AgentLoader inPlace = AgentLoader.over(jarWithNested(dir.resolve("right.jar"), nested, 0).toUri().toURL(), null);
+        Class<?> read = Class.forName(name, true, inPlace);
+        assertThat(read.getClassLoader()).isSameAs(inPlace);
+        assertThat(read.getConstructor().newInstance().toString()).startsWith(name);
+        assertThat(inPlace.readsInPlace("example")).isTrue();
+        assertThatThrownBy(() -> Class.forName("dev.mcppolicy.agent.shaded.example.Missing", false, inPlace))
+                .isInstanceOf(ClassNotFoundException.class);
+
+        AgentLoader moved = AgentLoader.over(jarWithNested(dir.resolve("moved.jar"), nested, 7).toUri().toURL(), null);
+        assertThat(Class.forName(name, true, moved).getClassLoader()).isSameAs(moved);
+        assertThat(moved.readsInPlace("example")).isFalse();
+
+        Path brokenIndex = dir.resolve("broken.jar");
+        try (OutputStream file = Files.newOutputStream(brokenIndex); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
+            out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
+            out.write("example 12 x dev/mcppolicy/agent/shaded/example/\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> Class.forName(name, false, AgentLoader.over(brokenIndex.toUri().toURL(), null)))
+                .isInstanceOf(ClassNotFoundException.class)
+                .cause().hasMessageContaining("lib.index has a line whose place is not a number: example 12 x");
+
+        Path missing = dir.resolve("missing.jar");
+        try (OutputStream file = Files.newOutputStream(missing); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
+            out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
+            out.write("example 12 100 dev/mcppolicy/agent/shaded/example/\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> Class.forName(name, false, AgentLoader.over(missing.toUri().toURL(), null)))
+                .isInstanceOf(ClassNotFoundException.class)
+                .cause().hasMessageContaining("the agent jar lacks META-INF/mcp-policy/lib/example.jar");
+    }
+
+    /** A jar holding one deflated class, {@code name}: an empty public class made with ASM. */
+    private static byte[] nestedJar(String name) throws Exception {
+        org.objectweb.asm.ClassWriter writer = new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_FRAMES);
+        String internal = name.replace('.', '/');
+        writer.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC, internal, null, "java/lang/Object", null);
+        var init = writer.visitMethod(org.objectweb.asm.Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(org.objectweb.asm.Opcodes.ALOAD, 0);
+        init.visitMethodInsn(org.objectweb.asm.Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitInsn(org.objectweb.asm.Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        writer.visitEnd();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(bytes)) {
+            out.putNextEntry(new ZipEntry(internal + ".class"));
+            out.write(writer.toByteArray());
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * An agent jar with {@code nested} stored in it as the library {@code example} and an index giving its place, off by
+     * {@code wrongBy} bytes: the place is found by looking for the nested jar's bytes in the written file.
+     */
+    private static Path jarWithNested(Path jar, byte[] nested, int wrongBy) throws Exception {
+        Path draft = jar.resolveSibling(jar.getFileName() + ".draft");
+        for (Path target : new Path[] {draft, jar}) {
+            long place = target == draft ? 0 : placeOf(Files.readAllBytes(draft), nested) + wrongBy;
+            try (OutputStream file = Files.newOutputStream(target); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
+                ZipEntry entry = new ZipEntry(AgentLoader.Libraries.DIRECTORY + "example.jar");
+                CRC32 crc = new CRC32();
+                crc.update(nested);
+                entry.setMethod(ZipEntry.STORED);
+                entry.setSize(nested.length);
+                entry.setCompressedSize(nested.length);
+                entry.setCrc(crc.getValue());
+                out.putNextEntry(entry);
+                out.write(nested);
+                out.closeEntry();
+                // the index last, as the build writes it: its length does not move the nested jar
+                out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
+                out.write(("# a test\nexample " + place + " " + nested.length + " dev/mcppolicy/agent/shaded/example/\n")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return jar;
+    }
+
+    private static int placeOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("the nested jar is not in the draft");
+    }
+
     /** Copies this build's class file {@code path} into {@code out}, stored or deflated. */
     private static void add(JarOutputStream out, String path, boolean stored) throws Exception {
         byte[] bytes;

@@ -158,7 +158,11 @@ class ShadedJarIT {
             }
             assertThat(jar.size()).as("the agent jar's own entries").isLessThan(700);
         }
-        usesEveryNestedLibrary(AgentLoader.over(path.toUri().toURL(), ShadedJarIT.class.getClassLoader()));
+        AgentLoader loader = AgentLoader.over(path.toUri().toURL(), ShadedJarIT.class.getClassLoader());
+        usesEveryNestedLibrary(loader);
+        for (String library : List.of("jackson", "redis", "yaml", "caffeine")) {
+            assertThat(loader.readsInPlace(library)).as(library).isTrue();
+        }
     }
 
     /** A jar some tool rewrote, its nested jars no longer where the index says: the loader reads them into memory instead. */
@@ -175,7 +179,9 @@ class ShadedJarIT {
                 }
             }
         }
-        usesEveryNestedLibrary(AgentLoader.over(rewritten.toUri().toURL(), ShadedJarIT.class.getClassLoader()));
+        AgentLoader loader = AgentLoader.over(rewritten.toUri().toURL(), ShadedJarIT.class.getClassLoader());
+        usesEveryNestedLibrary(loader);
+        assertThat(loader.readsInPlace("jackson")).isFalse();
     }
 
     /** The policy command line, whose YAML reading is two nested libraries, in a JVM of its own: {@code java -jar}. */
