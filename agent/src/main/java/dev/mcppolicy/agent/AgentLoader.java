@@ -180,9 +180,11 @@ final class AgentLoader extends URLClassLoader {
     /** Whether the nested library {@code name} has been opened and is read in place, not from memory (for tests). */
     synchronized boolean readsInPlace(String name) {
         if (libraries != null) {
-            for (Library library : libraries.all) {
-                if (library.name.equals(name)) {
-                    return library.entries != null && library.memory == null;
+            synchronized (libraries) {
+                for (Library library : libraries.all) {
+                    if (library.name.equals(name)) {
+                        return library.entries != null && library.memory == null;
+                    }
                 }
             }
         }

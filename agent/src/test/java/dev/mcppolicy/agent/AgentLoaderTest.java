@@ -157,16 +157,7 @@ class AgentLoaderTest {
         for (Path target : new Path[] {draft, jar}) {
             long place = target == draft ? 0 : placeOf(Files.readAllBytes(draft), nested) + wrongBy;
             try (OutputStream file = Files.newOutputStream(target); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
-                ZipEntry entry = new ZipEntry(AgentLoader.Libraries.DIRECTORY + "example.jar");
-                CRC32 crc = new CRC32();
-                crc.update(nested);
-                entry.setMethod(ZipEntry.STORED);
-                entry.setSize(nested.length);
-                entry.setCompressedSize(nested.length);
-                entry.setCrc(crc.getValue());
-                out.putNextEntry(entry);
-                out.write(nested);
-                out.closeEntry();
+                put(out, AgentLoader.Libraries.DIRECTORY + "example.jar", nested, true);
                 // the index last, as the build writes it: its length does not move the nested jar
                 out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
                 out.write(("# a test\nexample " + place + " " + nested.length + " dev/mcppolicy/agent/shaded/example/\n")
@@ -187,10 +178,12 @@ class AgentLoaderTest {
 
     /** Copies this build's class file {@code path} into {@code out}, stored or deflated. */
     private static void add(JarOutputStream out, String path, boolean stored) throws Exception {
-        byte[] bytes;
         try (InputStream in = AgentLoaderTest.class.getClassLoader().getResourceAsStream(path)) {
-            bytes = in.readAllBytes();
+            put(out, path, in.readAllBytes(), stored);
         }
+    }
+
+    private static void put(JarOutputStream out, String path, byte[] bytes, boolean stored) throws Exception {
         ZipEntry entry = new ZipEntry(path);
         if (stored) {
             CRC32 crc = new CRC32();
