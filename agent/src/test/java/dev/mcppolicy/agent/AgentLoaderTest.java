@@ -108,23 +108,24 @@ class AgentLoaderTest {
         assertThat(Class.forName(name, true, moved).getClassLoader()).isSameAs(moved);
         assertThat(moved.readsInPlace("example")).isFalse();
 
-        Path brokenIndex = dir.resolve("broken.jar");
-        try (OutputStream file = Files.newOutputStream(brokenIndex); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
-            out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
-            out.write("example 12 x dev/mcppolicy/agent/shaded/example/\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-        assertThatThrownBy(() -> Class.forName(name, false, AgentLoader.over(brokenIndex.toUri().toURL(), null)))
+        AgentLoader brokenIndex = withIndexOnly(dir.resolve("broken.jar"), "example 12 x dev/mcppolicy/agent/shaded/example/");
+        assertThatThrownBy(() -> Class.forName(name, false, brokenIndex))
                 .isInstanceOf(ClassNotFoundException.class)
                 .cause().hasMessageContaining("lib.index has a line whose place is not a number: example 12 x");
 
-        Path missing = dir.resolve("missing.jar");
-        try (OutputStream file = Files.newOutputStream(missing); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
-            out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
-            out.write("example 12 100 dev/mcppolicy/agent/shaded/example/\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-        assertThatThrownBy(() -> Class.forName(name, false, AgentLoader.over(missing.toUri().toURL(), null)))
+        AgentLoader missing = withIndexOnly(dir.resolve("missing.jar"), "example 12 100 dev/mcppolicy/agent/shaded/example/");
+        assertThatThrownBy(() -> Class.forName(name, false, missing))
                 .isInstanceOf(ClassNotFoundException.class)
                 .cause().hasMessageContaining("the agent jar lacks META-INF/mcp-policy/lib/example.jar");
+    }
+
+    /** A loader over an agent jar holding only a {@code lib.index} of the one line {@code line}, and no nested jar. */
+    private static AgentLoader withIndexOnly(Path jar, String line) throws Exception {
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, new Manifest())) {
+            out.putNextEntry(new ZipEntry(AgentLoader.Libraries.INDEX));
+            out.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return AgentLoader.over(jar.toUri().toURL(), null);
     }
 
     /** A jar holding one deflated class, {@code name}: an empty public class made with ASM. */
