@@ -5,6 +5,7 @@ import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.StartupSummary;
+import dev.mcppolicy.json.CanonicalJson;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
@@ -31,6 +32,10 @@ final class Agent {
 
     /** As above; {@code announce} false: {@link StartGate} already printed the summary's first line. */
     static LazyInstaller start(String args, Instrumentation inst, boolean lateAttach, String reportPath, boolean announce) {
+        if (!lateAttach) {
+            // the app is starting: no JDK digest until it serves (DigestSwitch)
+            CanonicalJson.useOwnDigest();
+        }
         AgentConfig config = AgentConfig.resolve(args);
         Diagnostics.setDebug(config.debug());
         StartupSummary summary = new StartupSummary();

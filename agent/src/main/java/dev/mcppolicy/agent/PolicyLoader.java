@@ -4,6 +4,7 @@ import dev.mcppolicy.agent.admin.AdminServer;
 import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.ConfigKey;
+import dev.mcppolicy.agent.log.DigestSwitch;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.agent.store.Stores;
@@ -19,7 +20,8 @@ import java.time.Clock;
  * Reads the policy off the app's main thread (parsing loads Jackson and the engine, tens of
  * milliseconds the app's start-up need not wait for), completes the holder, and tells the startup
  * summary what it read. Tool calls that arrive first wait for it. With {@code reload=true} it then
- * starts the {@link PolicyWatcher}, and with {@code admin} set the {@link AdminServer}.
+ * starts the {@link PolicyWatcher}, and with {@code admin} set the {@link AdminServer}. Last, it waits until the
+ * app serves to move the agent's hashes to the JDK's digest ({@link DigestSwitch}).
  */
 final class PolicyLoader extends Thread {
     private final PolicyHolder target;
@@ -90,6 +92,7 @@ final class PolicyLoader extends Thread {
             AdminServer.start(admin[0], Integer.parseInt(admin[1]), config.adminToken(), config.setting(ConfigKey.ADMIN_TOKEN).source(),
                     target, summary, counters, recent, approvals);
         }
+        DigestSwitch.switchWhenServed();
     }
 
     /**

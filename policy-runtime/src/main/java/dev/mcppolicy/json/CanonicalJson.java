@@ -67,27 +67,53 @@ public final class CanonicalJson {
         Utf8 json = scratch.json;
         json.length = 0;
         write(value, json, 0);
-        MessageDigest digest = scratch.digest;
-        digest.update(json.bytes, 0, json.length);
+        scratch.hash(json.bytes, json.length, scratch.hash);
         if (json.bytes.length > Scratch.MOST_KEPT) {
             // a huge value is not kept for the thread's next hash
             scratch.json = new Utf8(Scratch.FIRST);
-        }
-        try {
-            digest.digest(scratch.hash, 0, scratch.hash.length);
-        } catch (java.security.DigestException e) {
-            throw new IllegalStateException("a SHA-256 digest is 32 bytes", e);
         }
         return hex(scratch.hash, scratch.digits, out);
     }
 
     /** Appends the hex SHA-256 of {@code bytes} to {@code out}, with this thread's digest (no provider lookup per hash). */
     public static StringBuilder appendSha256Hex(byte[] bytes, StringBuilder out) {
-        return hex(SCRATCH.get().digest.digest(bytes), out);
+        byte[] hash = new byte[Sha256.LENGTH];
+        SCRATCH.get().hash(bytes, bytes.length, hash);
+        return hex(hash, new byte[2 * hash.length], out);
     }
 
-    private static StringBuilder hex(byte[] digest, StringBuilder out) {
-        return hex(digest, new byte[2 * digest.length], out);
+    /**
+     * Whether hashes are made with {@link Sha256}, this package's own SHA-256, rather than the JDK's (the same
+     * hashes either way). The agent starts with its own: the JDK's first {@code MessageDigest} starts the security
+     * providers and links the JDK's byte-array {@code VarHandle}s, ~20 ms of CPU while the app is starting (issue
+     * 16), where the agent hashes only its policy and the rehearsal's few arguments. It moves to the JDK's once the app
+     * serves ({@link #useJdkDigest}): with the CPU's SHA instructions, the JDK's is ~10 times as fast per call.
+     */
+    private static volatile boolean ownDigest;
+
+    /** From now on until {@link #useJdkDigest}, hashes are made with this package's own SHA-256 (see {@link #ownDigest}). */
+    public static void useOwnDigest() {
+        ownDigest = true;
+    }
+
+    /**
+     * Makes the JDK's SHA-256 ready on the calling thread (the providers started, its classes loaded and linked by
+     * one hash) and then has every thread's next hash use it. Returns {@code false}, and hashes stay with this
+     * package's own SHA-256, when the JDK offers none (a restricted security configuration).
+     */
+    public static boolean useJdkDigest() {
+        try {
+            MessageDigest.getInstance("SHA-256").digest(new byte[Sha256.BLOCK]);
+        } catch (NoSuchAlgorithmException e) {
+            return false;
+        }
+        ownDigest = false;
+        return true;
+    }
+
+    /** Whether hashes are made with this package's own SHA-256 now. */
+    public static boolean hashesWithOwnDigest() {
+        return ownDigest;
     }
 
     /**
@@ -117,24 +143,51 @@ public final class CanonicalJson {
     }
 
     /**
-     * Per thread: one SHA-256 digest ({@code MessageDigest.getInstance} looks the provider up and builds a new
-     * digest, some 700 bytes, each time; {@code digest()} resets it for the next use) and the bytes a hash is made
-     * from, kept only up to {@value #MOST_KEPT} bytes.
+     * Per thread: a SHA-256 digest, made at the thread's first hash with the digest in use then ({@link #ownDigest}:
+     * {@code MessageDigest.getInstance} looks the provider up and builds a new digest, some 700 bytes, each time;
+     * {@code digest()} resets it for the next use), and the bytes a hash is made from, kept only up to
+     * {@value #MOST_KEPT} bytes.
      */
     private static final class Scratch {
         static final int FIRST = 128;
         static final int MOST_KEPT = 4096;
-        final MessageDigest digest;
+        /** The JDK's digest, or {@code null} until this thread hashes with it. */
+        private MessageDigest jdk;
+        /** This package's own, or {@code null} until this thread hashes with it. */
+        private Sha256 own;
         /** The last hash and its hex digits: {@code digest()} allocates nothing per line, the digits one small string. */
-        final byte[] hash = new byte[32];
-        final byte[] digits = new byte[64];
+        final byte[] hash = new byte[Sha256.LENGTH];
+        final byte[] digits = new byte[2 * Sha256.LENGTH];
         Utf8 json = new Utf8(FIRST);
         /** Whether an {@code appendSha256} on this thread is using it. */
         boolean busy;
 
-        Scratch() {
+        /** Writes the SHA-256 of the first {@code length} of {@code bytes} into {@code hash}. */
+        void hash(byte[] bytes, int length, byte[] hash) {
+            if (ownDigest) {
+                Sha256 digest = own;
+                if (digest == null) {
+                    digest = own = new Sha256();
+                }
+                digest.update(bytes, 0, length);
+                digest.digest(hash);
+                return;
+            }
+            MessageDigest digest = jdk;
+            if (digest == null) {
+                digest = jdk = jdkDigest();
+            }
+            digest.update(bytes, 0, length);
             try {
-                digest = MessageDigest.getInstance("SHA-256");
+                digest.digest(hash, 0, Sha256.LENGTH);
+            } catch (java.security.DigestException e) {
+                throw new IllegalStateException("a SHA-256 digest is 32 bytes", e);
+            }
+        }
+
+        private static MessageDigest jdkDigest() {
+            try {
+                return MessageDigest.getInstance("SHA-256");
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every Java platform has SHA-256", e);
             }

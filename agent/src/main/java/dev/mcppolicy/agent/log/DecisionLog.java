@@ -81,6 +81,7 @@ public final class DecisionLog {
 
     /** As above, for a decision that held the call for approval or ended the hold ({@code approval}). */
     public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader, ApprovalNote approval) {
+        DigestSwitch.served();
         try {
             counters.count(call, decision);
         } catch (Throwable t) {
