@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     waiting every N ms instead of every 10 s, so a test need not wait a client's whole request timeout.</li>
  * <li>{@code dev.mcppolicy.test.jmx_latest_ms=N}: with no MBean server in the JVM, the agent creates one and
  *     registers its bean N ms after the policy is read instead of 10 s.</li>
+ * <li>{@code dev.mcppolicy.test.digest_latest_ms=N}: with no decision yet, the agent's hashes move to the JDK's
+ *     SHA-256 N ms after the policy is read instead of 10 s.</li>
  * </ul>
  */
 public final class TestHooks {
@@ -34,6 +36,8 @@ public final class TestHooks {
     public static final long APPROVAL_PROGRESS_MS = Long.getLong("dev.mcppolicy.test.approval_progress_ms", 0L);
     /** How long the agent waits for someone else's MBean server before it creates one, in ms; 0: the product's own. */
     public static final long JMX_LATEST_MS = Long.getLong("dev.mcppolicy.test.jmx_latest_ms", 0L);
+    /** How long the agent's hashes wait for the app's first decision before they move to the JDK's SHA-256, in ms; 0: the product's own. */
+    public static final long DIGEST_LATEST_MS = Long.getLong("dev.mcppolicy.test.digest_latest_ms", 0L);
     private static final AtomicBoolean swapped = new AtomicBoolean();
 
     private TestHooks() {

@@ -1,6 +1,7 @@
 package dev.mcppolicy.agent.log;
 
 import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.TestHooks;
 import dev.mcppolicy.json.CanonicalJson;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,13 +37,16 @@ public final class DigestSwitch {
         if (!CanonicalJson.hashesWithOwnDigest()) {
             return;
         }
+        boolean served = false;
         try {
-            SERVED.await(LATEST_MILLIS, TimeUnit.MILLISECONDS);
+            served = SERVED.await(TestHooks.DIGEST_LATEST_MS > 0 ? TestHooks.DIGEST_LATEST_MS : LATEST_MILLIS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (!CanonicalJson.useJdkDigest()) {
-            Diagnostics.debug("the JDK offers no SHA-256 digest: hashes stay with the agent's own");
+        if (CanonicalJson.useJdkDigest()) {
+            Diagnostics.debug("hashes: the JDK's SHA-256 from now on (" + (served ? "the app made its first decision" : "no decision yet") + ")");
+        } else {
+            Diagnostics.debug("hashes: the JDK offers no SHA-256 digest; they stay with the agent's own");
         }
     }
 }
