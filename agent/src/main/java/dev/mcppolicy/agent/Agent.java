@@ -5,7 +5,6 @@ import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.StartupSummary;
-import dev.mcppolicy.json.CanonicalJson;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
@@ -32,10 +31,6 @@ final class Agent {
 
     /** As above; {@code announce} false: {@link StartGate} already printed the summary's first line. */
     static LazyInstaller start(String args, Instrumentation inst, boolean lateAttach, String reportPath, boolean announce) {
-        if (!lateAttach) {
-            // the app is starting: no JDK digest until it serves (DigestSwitch)
-            CanonicalJson.useOwnDigest();
-        }
         AgentConfig config = AgentConfig.resolve(args);
         Diagnostics.setDebug(config.debug());
         StartupSummary summary = new StartupSummary();
@@ -57,7 +52,7 @@ final class Agent {
         // approvals need a channel to ask a person through: the admin endpoint
         Approvals approvals = config.admin() == null ? null : new Approvals(config.approvalMaxPending(), Clock.systemUTC());
         PolicyLoader loader = new PolicyLoader(policy, policyPath, config.defaultPolicySearch(workingDirectory, mainJarDirectory),
-                config.failOpen(), summary, watched, config.reloadInterval(), counters, config, recent, approvals);
+                config.failOpen(), summary, watched, config.reloadInterval(), counters, config, recent, approvals, !lateAttach);
         summary.configured(config, workingDirectory);
         RunningAgent.started(policy, summary, loader);
 

@@ -9,6 +9,7 @@ import dev.mcppolicy.agent.log.RecentDecisions;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.agent.store.Stores;
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.metrics.JmxRegistration;
 import dev.mcppolicy.agent.reload.PolicyWatcher;
@@ -43,9 +44,14 @@ final class PolicyLoader extends Thread {
     /** Where calls that need approval are held once the admin endpoint is up, or {@code null}. */
     private final Approvals approvals;
 
+    /** Whether the app is starting (an agent started with the JVM): no JDK digest until it serves ({@link DigestSwitch}). */
+    private final boolean appStarting;
+
     PolicyLoader(PolicyHolder target, Path path, String searched, boolean failOpen, StartupSummary summary, Path watched,
-            Duration reloadInterval, DecisionCounters counters, AgentConfig config, RecentDecisions recent, Approvals approvals) {
+            Duration reloadInterval, DecisionCounters counters, AgentConfig config, RecentDecisions recent, Approvals approvals,
+            boolean appStarting) {
         super("mcp-policy-loader");
+        this.appStarting = appStarting;
         this.approvals = approvals;
         setDaemon(true);
         this.target = target;
@@ -62,6 +68,9 @@ final class PolicyLoader extends Thread {
 
     @Override
     public void run() {
+        if (appStarting) {
+            CanonicalJson.useOwnDigest();
+        }
         PolicySnapshot read;
         try {
             if (TestHooks.GATED) {
