@@ -10,7 +10,8 @@ pass an older build's jar beside it for a before/after from the same run), in th
 and reads the answer. For each setup it prints the median and min wall time from spawn to the answer and the
 median CPU time of the whole process by then (user + system, from /proc), each also as the median of the
 per-round differences to the server alone in the same round: on a loaded 2-core box the rounds drift, and
-the paired difference cancels most of that drift; and the paired wall and CPU over the no-op transformer,
+the paired difference cancels most of that drift; the median of the per-round ratios to the server alone (the
+box's speed moves by up to 2x between hours here, and the added time with it: the ratio compares across hours); and the paired wall and CPU over the no-op transformer,
 which is what the agent adds beyond the JVM's class-file-load hook. For the agents it also prints the median CPU time of their
 own threads (`mcp-policy-*`: start, install, policy loader, canary, reload), read with nanosecond precision
 from each thread's /proc schedstat every 2 ms until the answer (they end before it): that figure moves with
@@ -91,14 +92,16 @@ alone = results["no agent"]
 print(f"time to initialize, SDK 2.1.0 stdio fixture, {ROUNDS} rounds, the agent threads' CPU from {WATCHED} more "
       f"(load average {os.getloadavg()[0]:.1f})")
 print("| setup | wall median (ms) | wall min (ms) | CPU median (ms) | added wall, paired median | added CPU, paired median "
-      "| wall over the no-op transformer | CPU over the no-op transformer | agent threads' CPU, median (ms) |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "| wall ratio to no agent, paired median | wall over the no-op transformer | CPU over the no-op transformer "
+      "| agent threads' CPU, median (ms) |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 floor = results[emptyagent.NO_OP_TRANSFORMER]
 for name, runs in results.items():
     wall_added = statistics.median(r[0] - a[0] for r, a in zip(runs, alone))
     cpu_added = statistics.median(r[1] - a[1] for r, a in zip(runs, alone))
+    wall_ratio = statistics.median(r[0] / a[0] for r, a in zip(runs, alone))
     wall_over = statistics.median(r[0] - f[0] for r, f in zip(runs, floor))
     cpu_over = statistics.median(r[1] - f[1] for r, f in zip(runs, floor))
     print(f"| {name} | {statistics.median(r[0] for r in runs):.0f} | {min(r[0] for r in runs):.0f} | "
-          f"{statistics.median(r[1] for r in runs):.0f} | {wall_added:+.0f} | {cpu_added:+.0f} | {wall_over:+.0f} | "
+          f"{statistics.median(r[1] for r in runs):.0f} | {wall_added:+.0f} | {cpu_added:+.0f} | {wall_ratio:.3f} | {wall_over:+.0f} | "
           f"{cpu_over:+.0f} | {statistics.median(r[2] for r in threads[name]):.1f} |")
