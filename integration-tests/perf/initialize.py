@@ -10,9 +10,10 @@ pass an older build's jar beside it for a before/after from the same run), in th
 and reads the answer. For each setup it prints the median and min wall time from spawn to the answer and the
 median CPU time of the whole process by then (user + system, from /proc), each also as the median of the
 per-round differences to the server alone in the same round: on a loaded 2-core box the rounds drift, and
-the paired difference cancels most of that drift; the median of the per-round ratios to the server alone (the
-box's speed moves by up to 2x between hours here, and the added time with it: the ratio compares across hours); and the paired wall and CPU over the no-op transformer,
-which is what the agent adds beyond the JVM's class-file-load hook. For the agents it also prints the median CPU time of their
+the paired difference cancels most of that drift; the median of the per-round wall ratios to the server alone
+(the box's speed moves by up to 2x between hours here, and the added time with it: the ratio compares across
+hours); and the paired wall and CPU over the no-op transformer, which is what the agent adds beyond the JVM's
+class-file-load hook. For the agents it also prints the median CPU time of their
 own threads (`mcp-policy-*`: start, install, policy loader, canary, reload), read with nanosecond precision
 from each thread's /proc schedstat every 2 ms until the answer (they end before it): that figure moves with
 the agent's own work and far less with the box's load than the process's. Those threads are read in rounds
