@@ -4,6 +4,7 @@ import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.langchain4j.LangChain4jHooks;
+import dev.mcppolicy.agent.modern.ModernHooks;
 import dev.mcppolicy.agent.sdk.McpHooks;
 
 /**
@@ -23,7 +24,9 @@ final class BridgeWiring {
             throw new IllegalStateException("the agent's classes are not on the system class loader (" + system
                     + ") but on " + PolicyBridge.class.getClassLoader() + "; woven code could not reach them");
         }
-        PolicyBridge.install(new McpHooks(policy, log, approvals, showArguments));
-        PolicyBridge.installLangChain4j(new LangChain4jHooks(policy, log));
+        ServerSections sections = new ServerSections();
+        PolicyBridge.install(new McpHooks(policy, log, approvals, showArguments, sections));
+        PolicyBridge.installLangChain4j(new LangChain4jHooks(policy, log, sections));
+        PolicyBridge.installModern(new ModernHooks(policy, log, approvals, showArguments, sections));
     }
 }

@@ -29,7 +29,15 @@ public final class HookedTypes {
             "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport",
             "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
             "io/modelcontextprotocol/client/transport/StdioClientTransport",
-            "dev/langchain4j/mcp/client/DefaultMcpClient");
+            "dev/langchain4j/mcp/client/DefaultMcpClient",
+            "io/modelcontextprotocol/modern/server/feature/ToolsFeature",
+            "io/modelcontextprotocol/modern/server/transport/HttpServletMcpTransport",
+            "io/modelcontextprotocol/modern/client/McpSyncClient$ToolSpec",
+            "io/modelcontextprotocol/modern/client/McpAsyncClient$ToolSpec",
+            "io/modelcontextprotocol/modern/client/McpSyncClient$ListToolsSpec",
+            "io/modelcontextprotocol/modern/client/McpAsyncClient$ListToolsSpec",
+            "io/modelcontextprotocol/modern/client/McpSyncClient$ListSpec",
+            "io/modelcontextprotocol/modern/client/McpAsyncClient$ListSpec");
 
     /** The agent's own stand-in for a server dispatch, woven to prove the hooks fire (see {@code Canary}). */
     public static final String CANARY = "dev/mcppolicy/agent/canary/CanaryTarget";

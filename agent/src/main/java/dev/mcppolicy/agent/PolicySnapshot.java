@@ -120,6 +120,11 @@ public final class PolicySnapshot {
         }
     }
 
+    /** Whether the policy has a {@code servers} section: only then is a client's server worth knowing before its first call. */
+    public boolean hasServerSections() {
+        return engine != null && !engine.policy().servers().isEmpty();
+    }
+
     /** Whether a tool appears in {@code tools/list}; with no policy, only when failing open. */
     public boolean isListed(Side side, String server, String tool) {
         if (engine == null) {

@@ -20,6 +20,7 @@ package dev.mcppolicy.agent.bridge;
 public final class PolicyBridge {
     private static volatile Hooks hooks;
     private static volatile LangChain4jHooks langchain4j;
+    private static volatile ModernHooks modern;
 
     private PolicyBridge() {
     }
@@ -108,6 +109,47 @@ public final class PolicyBridge {
         return langchain4j().list(result, client);
     }
 
+    /** Called once by the agent, beside {@link #install}, before any MCP class is transformed. */
+    public static void installModern(ModernHooks installed) {
+        modern = installed;
+    }
+
+    /**
+     * SDK 2.2 modern API, server {@code ToolsFeature.call(ctx, tool, request)}: {@code null} to run the tool,
+     * else the {@code Mono<McpAsyncResponse>} to answer with. {@code call} is the hooked method's own handle.
+     */
+    public static Object modernServerCall(Object feature, Object context, Object tool, Object request, Object call) {
+        return modern().serverCall(feature, context, tool, request, call);
+    }
+
+    /** Modern server {@code ToolsFeature.handle(ctx, params)}: the {@code Mono} to answer with (a {@code tools/list} filtered). */
+    public static Object modernServerList(Object result, Object context) {
+        return modern().serverList(result, context);
+    }
+
+    /** Modern sync client {@code ToolSpec.call()}/{@code callOnce()}: {@code null} to send the call, else the denial to return. */
+    public static Object modernClientCall(Object spec) {
+        return modern().clientCall(spec);
+    }
+
+    /** Modern async client {@code ToolSpec.call()}/{@code callOnce()}: the {@code Mono} to return, deciding at subscription. */
+    public static Object modernClientCallAsync(Object result, Object spec) {
+        return modern().clientCallAsync(result, spec);
+    }
+
+    /** Modern client tool lists: the result (or {@code Mono} of one) without hidden and outright-denied tools. */
+    public static Object modernClientList(Object result, Object spec) {
+        return modern().clientList(result, spec);
+    }
+
+    private static ModernHooks modern() {
+        ModernHooks current = modern;
+        if (current == null) {
+            throw new IllegalStateException("mcp-policy agent bridge used before it was installed");
+        }
+        return current;
+    }
+
     private static LangChain4jHooks langchain4j() {
         LangChain4jHooks current = langchain4j;
         if (current == null) {
@@ -151,5 +193,18 @@ public final class PolicyBridge {
         Object call(Object client, Object request, boolean withContext);
 
         Object list(Object result, Object client);
+    }
+
+    /** What the agent plugs in for the SDK 2.2 modern API; see the {@code modern...} methods. */
+    public interface ModernHooks {
+        Object serverCall(Object feature, Object context, Object tool, Object request, Object call);
+
+        Object serverList(Object result, Object context);
+
+        Object clientCall(Object spec);
+
+        Object clientCallAsync(Object result, Object spec);
+
+        Object clientList(Object result, Object spec);
     }
 }

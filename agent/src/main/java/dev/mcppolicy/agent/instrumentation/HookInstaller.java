@@ -24,6 +24,7 @@ public final class HookInstaller {
      */
     public static ClassFileTransformer build(Set<String> prefiltered, boolean serializeStdio, StartupSummary summary) {
         List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations(serializeStdio));
+        all.addAll(ModernSdkModule.instrumentations());
         all.addAll(LangChain4jModule.instrumentations());
         Set<String> missing = new TreeSet<>();
         for (TypeInstrumentation instrumentation : all) {

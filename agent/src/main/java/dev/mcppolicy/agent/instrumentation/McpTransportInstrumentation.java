@@ -33,7 +33,8 @@ public record McpTransportInstrumentation(String internalName) implements TypeIn
             "org/springframework/ai/mcp/server/webmvc/transport/WebMvcStatelessServerTransport",
             "org/springframework/ai/mcp/server/webflux/transport/WebFluxStreamableServerTransportProvider",
             "org/springframework/ai/mcp/server/webflux/transport/WebFluxSseServerTransportProvider",
-            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport");
+            "org/springframework/ai/mcp/server/webflux/transport/WebFluxStatelessServerTransport",
+            "io/modelcontextprotocol/modern/server/transport/HttpServletMcpTransport");
 
     private static final Weave CONTEXT = Weave.afterCall(EXTRACTOR, "extract", "transportContext");
 

@@ -39,6 +39,15 @@ public interface MethodShape {
         return new PublicMethod(name, arguments, firstArgument, returns);
     }
 
+    /**
+     * An instance method called {@code name} with the access flag {@code access} ({@code ACC_PUBLIC} or
+     * {@code ACC_PRIVATE}), returning {@code returns}, taking exactly {@code arguments} arguments (zero or more)
+     * whose first is {@code firstArgument} (any when null); never a synthetic or bridge method.
+     */
+    static MethodShape method(int access, String name, int arguments, String firstArgument, String returns) {
+        return new Declared(access, name, arguments, firstArgument, returns);
+    }
+
     /** Every method with code: for weaves that look for call sites inside. */
     static MethodShape anyMethod() {
         return new AnyMethod();
@@ -78,6 +87,21 @@ public interface MethodShape {
             Type[] types = Type.getArgumentTypes(descriptor);
             return types.length >= 1 && (arguments < 0 || types.length == arguments) && isReference(types[0])
                     && (firstArgument == null || types[0].getDescriptor().equals(firstArgument));
+        }
+    }
+
+    /** See {@link #method}. */
+    record Declared(int access, String name, int arguments, String firstArgument, String returns) implements MethodShape {
+        private static final int EXCLUDED = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | Opcodes.ACC_BRIDGE;
+
+        @Override
+        public boolean matches(int flags, String candidate, String descriptor) {
+            if ((flags & access) == 0 || (flags & EXCLUDED) != 0 || !candidate.equals(name)
+                    || !Type.getReturnType(descriptor).getDescriptor().equals(returns)) {
+                return false;
+            }
+            Type[] types = Type.getArgumentTypes(descriptor);
+            return types.length == arguments && (firstArgument == null || types[0].getDescriptor().equals(firstArgument));
         }
     }
 

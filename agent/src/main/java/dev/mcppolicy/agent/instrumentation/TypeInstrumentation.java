@@ -14,7 +14,7 @@ public interface TypeInstrumentation {
         return true;
     }
 
-    /** What a miss is measured against, for the WARN: {@code the SDK 0.10.0 - 2.1.0 shape}. */
+    /** What a miss is measured against, for the WARN: {@code the SDK 0.10.0 - 2.2.0 shape}. */
     default String expectedShape() {
         return "the SDK " + McpSdkModule.VERSIONS + " shape";
     }

@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.langchain4j;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
+import dev.mcppolicy.agent.ServerSections;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
@@ -37,9 +38,17 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
     /** The {@code ToolSpecification}s each client has listed, by name, for {@code "arguments": "input_schema"} rules. */
     private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
 
+    private final ServerSections sections;
+
     public LangChain4jHooks(PolicyHolder holder, DecisionLog log) {
+        this(holder, log, new ServerSections());
+    }
+
+    /** @param sections told of each list a client gets, for {@code servers} sections that match no server */
+    public LangChain4jHooks(PolicyHolder holder, DecisionLog log, ServerSections sections) {
         this.holder = holder;
         this.log = log;
+        this.sections = sections;
     }
 
     @Override
@@ -88,7 +97,10 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
         PolicySnapshot policy = holder.current();
         try {
             remember(client, tools);
-            String server = policy.serverSection(LangChain4jObjects.serverName(client), LangChain4jObjects.serverAddress(client));
+            String name = LangChain4jObjects.serverName(client);
+            String address = LangChain4jObjects.serverAddress(client);
+            sections.listed(policy, name, address);
+            String server = policy.serverSection(name, address);
             List<Object> kept = new ArrayList<>(tools.size());
             for (Object tool : tools) {
                 if (policy.isListed(Side.CLIENT, server, LangChain4jObjects.specificationName(tool))) {

@@ -179,8 +179,9 @@ public final class Identity {
 
     /**
      * {@code context} as seen through a proxy of its {@code McpTransportContext} interface that also
-     * answers {@link #AGENT_PRINCIPAL_KEY}; every other call goes to {@code context}. {@code context}
-     * itself when it implements no such interface.
+     * answers {@link #AGENT_PRINCIPAL_KEY}; every other call goes to {@code context}, and a context it
+     * returns (SDK 2.2's {@code putAll}) answers the key too. {@code context} itself when it implements no
+     * such interface.
      */
     public static Object withPrincipal(Object context, String principal) {
         Class<?> contract = transportContextInterface(context == null ? null : context.getClass());
@@ -191,11 +192,14 @@ public final class Identity {
             if (args != null && args.length == 1 && method.getName().equals("get") && AGENT_PRINCIPAL_KEY.equals(args[0])) {
                 return principal;
             }
+            Object result;
             try {
-                return method.invoke(context, args);
+                result = method.invoke(context, args);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
+            // a context made from this one (SDK 2.2's putAll, which its modern HTTP transport calls) keeps the principal
+            return result != null && method.getReturnType() == contract ? withPrincipal(result, principal) : result;
         };
         return Proxy.newProxyInstance(contract.getClassLoader(), new Class<?>[] {contract}, handler);
     }

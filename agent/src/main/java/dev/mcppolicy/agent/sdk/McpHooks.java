@@ -3,19 +3,19 @@ package dev.mcppolicy.agent.sdk;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
+import dev.mcppolicy.agent.ServerSections;
 import dev.mcppolicy.agent.TestHooks;
 import dev.mcppolicy.agent.approval.Approvals;
-import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.canary.Canary;
+import dev.mcppolicy.agent.decide.CallDecider;
+import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
-import dev.mcppolicy.log.ApprovalNote;
-import dev.mcppolicy.policy.Approval;
 import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.Map;
@@ -51,13 +51,14 @@ import java.util.function.Supplier;
  */
 public final class McpHooks implements PolicyBridge.Hooks {
     private final PolicyHolder holder;
-    private final DecisionLog log;
     private final Approvals approvals;
+    private final ServerSections sections;
+    /** The decision path the stacks share: decide and log, hold for approval, answer a held call. */
+    private final CallDecider decider;
     /** Asks a held server call's own client when its rule says {@code approval.via: elicitation}. */
     private final ElicitationChannel elicitation;
     /** Server side: the request and session of each held call, for cancels and closes the SDK does not act on. */
     private final HeldRequests heldRequests;
-    private final boolean showArguments;
     /**
      * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
      * validate arguments against the tool's advertised {@code inputSchema}. Weak keys: a closed client
@@ -74,7 +75,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private static final AtomicInteger RERUNNING = new AtomicInteger();
 
     public McpHooks(PolicyHolder holder, DecisionLog log) {
-        this(holder, log, null, false);
+        this(holder, log, null, false, new ServerSections());
     }
 
     /**
@@ -83,12 +84,17 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * @param showArguments whether approvers see argument values ({@code log_arguments})
      */
     public McpHooks(PolicyHolder holder, DecisionLog log, Approvals approvals, boolean showArguments) {
+        this(holder, log, approvals, showArguments, new ServerSections());
+    }
+
+    /** @param sections told of each list a client gets, for {@code servers} sections that match no server */
+    public McpHooks(PolicyHolder holder, DecisionLog log, Approvals approvals, boolean showArguments, ServerSections sections) {
         this.holder = holder;
-        this.log = log;
+        this.sections = sections;
         this.approvals = approvals;
+        this.decider = new CallDecider(log, approvals, showArguments);
         this.elicitation = approvals == null ? null : new ElicitationChannel(approvals);
         this.heldRequests = approvals == null ? null : new HeldRequests(approvals);
-        this.showArguments = showArguments;
     }
 
     @Override
@@ -131,14 +137,15 @@ public final class McpHooks implements PolicyBridge.Hooks {
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
                     Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
-            Decided decided = decide(policy, call, sdk, exchangeOrContext);
+            Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()));
             decision = decided.decision();
             if (decided.held() != null) {
                 PendingCall held = decided.held();
                 heldRequests.bind(params, held);
                 keepWaiting(held, exchangeOrContext, params);
                 Runnable askClient = Approvals.ELICITATION.equals(held.via()) ? () -> elicitation.ask(held, exchangeOrContext) : null;
-                return awaitApproval(held, sdk, askClient, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params));
+                return decider.awaitApproval(held, sdk, askClient, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params),
+                        text -> Results.deniedResult(sdk, text));
             }
             if (decision.effect() == Effect.ALLOW) {
                 return null;
@@ -210,10 +217,11 @@ public final class McpHooks implements PolicyBridge.Hooks {
             String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
                     clientSession(client), Identity.clientName(client), listedInputSchema(policy, client, server, tool));
-            Decided decided = decide(policy, call, sdk, null);
+            // the agent's own app is the MCP client here: approvals go to the admin channel
+            Decided decided = decider.decide(policy, call, sdk, () -> false);
             decision = decided.decision();
             if (decided.held() != null) {
-                return awaitApproval(decided.held(), sdk, null, () -> result);
+                return decider.awaitApproval(decided.held(), sdk, null, () -> result, text -> Results.deniedResult(sdk, text));
             }
             return decision.effect() == Effect.ALLOW ? result : Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
@@ -243,7 +251,10 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private Object clientList(PolicySnapshot policy, Object result, Object client) throws ReflectiveOperationException {
         return Results.monoMap(result, list -> {
             remember(client, list);
-            return filter(policy, list, Side.CLIENT, policy.serverSection(Identity.serverName(client), Identity.serverAddress(client)));
+            String name = Identity.serverName(client);
+            String address = Identity.serverAddress(client);
+            sections.listed(policy, name, address);
+            return filter(policy, list, Side.CLIENT, policy.serverSection(name, address));
         });
     }
 
@@ -342,86 +353,6 @@ public final class McpHooks implements PolicyBridge.Hooks {
             } catch (ReflectiveOperationException | RuntimeException e) {
                 Diagnostics.debug("approval " + held.id() + ": no progress notification (" + e + ")");
                 throw new IllegalStateException(e);
-            }
-        });
-    }
-
-    /** What an approved call does: runs the handler, or sends the request; the {@code Mono} to go on with. */
-    @FunctionalInterface
-    private interface Proceed {
-        Object get() throws Throwable;
-    }
-
-    /** A decision, and the pending approval when it held the call. */
-    private record Decided(Decision decision, PendingCall held) {
-    }
-
-    /**
-     * Decides and logs one call. A call its rule says needs approval is held when a channel is configured
-     * (logged {@code decision=HOLD approval_id=...}), or denied when {@code approval.max_pending} calls are
-     * held already; without a channel the snapshot denies it. A rule that asks {@code via: elicitation} holds
-     * a server call for its client's user when that client can be asked ({@code approval_via=elicitation}),
-     * else for the admin channel ({@code approval_via=admin}); on the client side, where the agent's own app
-     * is the MCP client, it is always the admin channel.
-     *
-     * @param exchangeOrContext the server call's exchange or transport context; {@code null} on the client side
-     */
-    private Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk, Object exchangeOrContext) {
-        long start = System.nanoTime();
-        Decision decision = policy.decide(call, approvals != null && approvals.hasChannel());
-        long took = (System.nanoTime() - start) / 1_000;
-        if (decision.effect() != Effect.REQUIRE_APPROVAL) {
-            log.record(call, decision, took, sdk);
-            return new Decided(decision, null);
-        }
-        String via = null;
-        if (policy.approvalVia(decision.rule()) == Approval.Via.ELICITATION) {
-            boolean asksClient = call.side() == Side.SERVER && elicitation.canAsk(exchangeOrContext, call.sessionId());
-            via = asksClient ? Approvals.ELICITATION : Approvals.ADMIN;
-        }
-        PendingCall held = approvals.hold(call, decision, policy.approvalTimeout(decision.rule()), policy.sha256(), showArguments, via);
-        if (held == null) {
-            Decision full = new Decision(Effect.DENY, Effect.DENY, decision.rule(), "too many calls awaiting approval", 0);
-            log.record(call, full, took, sdk);
-            return new Decided(full, null);
-        }
-        log.record(call, decision, took, sdk, ApprovalNote.held(held.id(), via));
-        return new Decided(decision, held);
-    }
-
-    /**
-     * The answer to a held call: a {@code Mono} that goes on once a person (or the timeout) decides, holding
-     * no thread meanwhile. Approved: {@code proceed} (run the handler, or send the request); otherwise the
-     * §5 denial. The outcome is the call's decision line. A caller that cancels gives the entry up; a call
-     * given up through {@link HeldRequests} (the client's {@code notifications/cancelled}, or its session closing)
-     * is answered with nothing, as JSON-RPC asks for a cancelled request.
-     *
-     * @param askClient with {@code via: elicitation}, sends the client its question when the SDK subscribes
-     *     (so on streamable HTTP the request's stream is open); {@code null} otherwise
-     */
-    private Object awaitApproval(PendingCall held, ClassLoader sdk, Runnable askClient, Proceed proceed)
-            throws ReflectiveOperationException {
-        String tool = held.call().tool();
-        // a copy: Reactor cancels the future it waits on when the caller cancels, and the entry's own must stay
-        Object waiting = Results.monoAfter(sdk, held.outcome().thenApply(outcome -> outcome), outcome -> {
-            Decision decision = outcome.decision(held.held());
-            log.record(held.call(), decision, 0, sdk, outcome.note(held.id()));
-            if (outcome.kind() == Outcome.Kind.CANCELLED) {
-                return Results.monoEmpty(sdk);
-            }
-            return decision.effect() == Effect.ALLOW ? proceed.get() : Results.deniedResult(sdk, decision.callerMessage(tool));
-        });
-        if (askClient != null) {
-            Object answer = waiting;
-            waiting = Results.monoDefer(sdk, () -> {
-                askClient.run();
-                return answer;
-            });
-        }
-        return Results.monoOnCancel(waiting, () -> {
-            Outcome cancelled = approvals.cancel(held.id(), "the caller cancelled the request");
-            if (cancelled != null) {
-                log.record(held.call(), cancelled.decision(held.held()), 0, sdk, cancelled.note(held.id()));
             }
         });
     }

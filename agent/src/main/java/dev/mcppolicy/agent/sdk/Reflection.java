@@ -40,7 +40,8 @@ public final class Reflection {
         };
     }
 
-    static Object call(Object target, String name) {
+    /** {@code target.name()} through a cached handle; {@code null} target gives {@code null}; a method it lacks throws. */
+    public static Object call(Object target, String name) {
         if (target == null) {
             return null;
         }
@@ -201,7 +202,7 @@ public final class Reflection {
         return null;
     }
 
-    static String asString(Object value) {
+    public static String asString(Object value) {
         return value == null ? null : value.toString();
     }
 }

@@ -6,6 +6,7 @@ import dev.mcppolicy.agent.config.AgentConfig.Setting;
 import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.instrumentation.LangChain4jModule;
 import dev.mcppolicy.agent.instrumentation.McpSdkModule;
+import dev.mcppolicy.agent.instrumentation.ModernSdkModule;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyLint;
 import dev.mcppolicy.policy.PolicyWarning;
@@ -96,9 +97,10 @@ public final class StartupSummary {
     public void waitingForMcp(boolean serializeStdio) {
         Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools,"
                 + " HTTP caller identity, stdio/SSE session cancels and closes (for held calls)" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
-                + "; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"
-                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp"
-                + " or dev.langchain4j.mcp class loads");
+                + "; MCP Java SDK " + ModernSdkModule.VERSIONS + " modern API server tools/call + tools/list, client ToolSpec.call + callOnce"
+                + " + tool lists; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"
+                + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp,"
+                + " dev.langchain4j.mcp or io.quarkiverse.mcp class loads");
     }
 
     public void hooksInstalled(long millis) {
@@ -192,7 +194,7 @@ public final class StartupSummary {
         instrumented(type, sdk, hooks, missing, announce, "the SDK " + McpSdkModule.VERSIONS + " shape");
     }
 
-    /** As above; {@code expectedShape} says what a missing hook was looked for in ({@code the SDK 0.10.0 - 2.1.0 shape}). */
+    /** As above; {@code expectedShape} says what a missing hook was looked for in ({@code the SDK 0.10.0 - 2.2.0 shape}). */
     public void instrumented(String type, String sdk, List<String> hooks, List<String> missing, boolean announce, String expectedShape) {
         if (announce) {
             status.instrumented(new AgentStatus.Instrumented(type, sdk, hooks, missing));

@@ -26,6 +26,9 @@ class McpSdkModuleTest {
         for (TypeInstrumentation instrumentation : LangChain4jModule.instrumentations()) {
             declared.add(instrumentation.internalName());
         }
+        for (TypeInstrumentation instrumentation : ModernSdkModule.instrumentations()) {
+            declared.add(instrumentation.internalName());
+        }
         assertThat(declared).isEqualTo(new TreeSet<>(HookedTypes.INTERNAL_NAMES));
     }
 
@@ -68,6 +71,26 @@ class McpSdkModuleTest {
         assertThat(callTool.matches(Opcodes.ACC_PUBLIC, "callTool", "(Lio/modelcontextprotocol/spec/McpSchema$CallToolRequest;)" + mono)).isTrue();
         assertThat(callTool.matches(Opcodes.ACC_PUBLIC, "callTool", "(Ljava/lang/Object;Ljava/lang/Object;)" + mono)).isFalse();
         assertThat(callTool.matches(Opcodes.ACC_PUBLIC, "callTool", "(I)" + mono)).isFalse();
+    }
+
+    @Test
+    void declaredMethodShapeChecksAccessArityFirstArgumentAndReturnType() {
+        String context = ModernSdkModule.CONTEXT;
+        String mono = MethodShape.MONO;
+        String descriptor = "(" + context + "Lio/modelcontextprotocol/modern/server/feature/McpAsyncTool;Ljava/lang/Object;)" + mono;
+        MethodShape call = MethodShape.method(Opcodes.ACC_PRIVATE, "call", 3, context, mono);
+        assertThat(call.matches(Opcodes.ACC_PRIVATE, "call", descriptor)).isTrue();
+        assertThat(call.matches(Opcodes.ACC_PUBLIC, "call", descriptor)).isFalse();
+        assertThat(call.matches(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC, "call", descriptor)).isFalse();
+        assertThat(call.matches(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC, "call", descriptor)).isFalse();
+        assertThat(call.matches(Opcodes.ACC_PRIVATE, "call", "(" + context + "Ljava/lang/Object;)" + mono)).isFalse();
+        assertThat(call.matches(Opcodes.ACC_PRIVATE, "call", "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;)" + mono)).isFalse();
+        assertThat(call.matches(Opcodes.ACC_PRIVATE, "call", descriptor.replace(mono, "Ljava/lang/Object;"))).isFalse();
+
+        MethodShape noArguments = MethodShape.method(Opcodes.ACC_PUBLIC, "callOnce", 0, null, mono);
+        assertThat(noArguments.matches(Opcodes.ACC_PUBLIC, "callOnce", "()" + mono)).isTrue();
+        assertThat(noArguments.matches(Opcodes.ACC_PUBLIC, "callOnce", "(Ljava/lang/String;)" + mono)).isFalse();
+        assertThat(noArguments.matches(Opcodes.ACC_PUBLIC | Opcodes.ACC_BRIDGE, "callOnce", "()" + mono)).isFalse();
     }
 
     static byte[] bytesOf(Class<?> type) throws IOException {

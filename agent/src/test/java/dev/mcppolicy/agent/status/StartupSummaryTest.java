@@ -137,7 +137,7 @@ class StartupSummaryTest {
         });
         assertThat(lines).containsExactly("[mcp-policy] instrumented io.mcp.Server (mcp 1.0.0): tools/call, tools/list",
                 "[mcp-policy] WARN NOT instrumented: io.mcp.Client (mcp 1.0.0): no method for callTool (expected the SDK"
-                        + " 0.10.0 - 2.1.0 shape); these calls are NOT policed",
+                        + " 0.10.0 - 2.2.0 shape); these calls are NOT policed",
                 "[mcp-policy] instrumented io.mcp.Client (mcp 1.0.0): listTools");
         assertThat(summary.status().instrumented()).containsExactly(
                 new Instrumented("io.mcp.Server", "(mcp 1.0.0)", List.of("tools/call", "tools/list"), List.of()),

@@ -119,45 +119,55 @@ abstract class AbstractConcurrencyScenarios {
                 sdkVersion(), transport, CALLS, answered, millis, answered * 1000L / millis);
     }
 
+    /** The client's policy for {@link #assertClientBurst}: it denies run_command with rm -rf (never sent). */
+    static final String BURST_CLIENT_POLICY = """
+            { "version": "1", "default": "allow",
+              "tools": { "run_command": { "deny_if": [ { "path": "command", "op": "contains", "value": "rm -rf" } ] } } }
+            """;
+
     @Test
     void answersEveryCallOfManyClientThreadsOverStdio() throws Exception {
-        // the client's policy denies run_command with rm -rf (never sent), the server's limits `limited`
-        String clientPolicy = """
-                { "version": "1", "default": "allow",
-                  "tools": { "run_command": { "deny_if": [ { "path": "command", "op": "contains", "value": "rm -rf" } ] } } }
-                """;
-        try (McpPair pair = McpPair.start(name("client"), sdkVersion(), "stdio", CallMix.POLICY, clientPolicy,
+        try (McpPair pair = McpPair.start(name("client"), sdkVersion(), "stdio", CallMix.POLICY, BURST_CLIENT_POLICY,
                 options(""), options("audit=audit.jsonl"))) {
-            String burst = pair.command("burst 16 60 echo {\"text\":\"e%d\"};50 run_command {\"command\":\"rm -rf /%d\"};"
-                    + "60 limited {};30 run_command {\"command\":\"ls %d\"}");
-            assertThat(burst).startsWith("BURST ");
-            String[] results = burst.substring("BURST ".length()).split("\t");
-            assertThat(results).as(pair.dump()).hasSize(CALLS);
-            assertThat(results).as(pair.dump()).noneMatch(result -> result.startsWith("ERROR"));
-            assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=false text=echo: e")).hasSize(60);
-            assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=true text=Policy denied tool 'run_command': denied by condition")
-                    && r.endsWith("[rule /tools/run_command/deny_if/0]")).hasSize(50);
-            assertThat(results).filteredOn("RESULT isError=false text=limited done"::equals).hasSize(CallMix.LIMIT);
-            assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=true text=Policy denied tool 'limited': rate limit exceeded"))
-                    .hasSize(60 - CallMix.LIMIT);
-            assertThat(results).filteredOn("RESULT isError=false text=run_command done"::equals).hasSize(30);
-
-            // the client decided all 200; the server saw only the 150 the client sent
-            Path clientAudit = Fixtures.workPath(name("client")).resolve("client/audit.jsonl");
-            assertThat(AuditFiles.awaitLines(clientAudit, CALLS)).hasSize(CALLS);
-            pair.sync();
-            List<String> serverLog = pair.serverLog();
-            assertThat(serverLog).filteredOn(l -> l.startsWith("HANDLER RAN run_command") && l.contains("rm -rf")).isEmpty();
-            assertThat(serverLog).filteredOn(l -> l.startsWith("HANDLER RAN limited")).hasSize(CallMix.LIMIT);
-            assertThat(serverLog).filteredOn(l -> l.startsWith("HANDLER RAN run_command")).hasSize(30);
-            assertThat(pair.clientLog()).filteredOn(l -> l.contains("mcp-policy decision=")).hasSize(CALLS + 1);
-            assertThat(pair.serverLog()).noneMatch(l -> l.contains("advice error") || l.contains("Failed to enqueue"));
-            assertThat(pair.clientLog()).noneMatch(l -> l.contains("advice error") || l.contains("Failed to enqueue"));
+            assertClientBurst(pair, name("client"));
         }
     }
 
+    /**
+     * {@value #CALLS} calls from 16 threads of one client whose policy is {@link #BURST_CLIENT_POLICY} and whose
+     * server's is {@link CallMix#POLICY} (the client JVM with {@code audit=audit.jsonl}): every call answered once,
+     * as its rule says; the client decided all, the server saw only those the client sent.
+     */
+    static void assertClientBurst(McpPair pair, String name) throws Exception {
+        String burst = pair.command("burst 16 60 echo {\"text\":\"e%d\"};50 run_command {\"command\":\"rm -rf /%d\"};"
+                + "60 limited {};30 run_command {\"command\":\"ls %d\"}");
+        assertThat(burst).startsWith("BURST ");
+        String[] results = burst.substring("BURST ".length()).split("\t");
+        assertThat(results).as(pair.dump()).hasSize(CALLS);
+        assertThat(results).as(pair.dump()).noneMatch(result -> result.startsWith("ERROR"));
+        assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=false text=echo: e")).hasSize(60);
+        assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=true text=Policy denied tool 'run_command': denied by condition")
+                && r.endsWith("[rule /tools/run_command/deny_if/0]")).hasSize(50);
+        assertThat(results).filteredOn("RESULT isError=false text=limited done"::equals).hasSize(CallMix.LIMIT);
+        assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=true text=Policy denied tool 'limited': rate limit exceeded"))
+                .hasSize(60 - CallMix.LIMIT);
+        assertThat(results).filteredOn("RESULT isError=false text=run_command done"::equals).hasSize(30);
+
+        // the client decided all 200; the server saw only the 150 the client sent
+        Path clientAudit = Fixtures.workPath(name).resolve("client/audit.jsonl");
+        assertThat(AuditFiles.awaitLines(clientAudit, CALLS)).hasSize(CALLS);
+        pair.sync();
+        List<String> serverLog = pair.serverLog();
+        assertThat(serverLog).filteredOn(l -> l.startsWith("HANDLER RAN run_command") && l.contains("rm -rf")).isEmpty();
+        assertThat(serverLog).filteredOn(l -> l.startsWith("HANDLER RAN limited")).hasSize(CallMix.LIMIT);
+        assertThat(serverLog).filteredOn(l -> l.startsWith("HANDLER RAN run_command")).hasSize(30);
+        assertThat(pair.clientLog()).filteredOn(l -> l.contains("mcp-policy decision=")).hasSize(CALLS + 1);
+        assertThat(pair.serverLog()).noneMatch(l -> l.contains("advice error") || l.contains("Failed to enqueue"));
+        assertThat(pair.clientLog()).noneMatch(l -> l.contains("advice error") || l.contains("Failed to enqueue"));
+    }
+
     /** Handlers run exactly as often as allowed; one decision line and one audit record per call; no agent error. */
-    private static void assertServerAccounted(CallMix mix, ForkedJvm server, Path dir) throws Exception {
+    static void assertServerAccounted(CallMix mix, ForkedJvm server, Path dir) throws Exception {
         long handled = mix.count(CallMix.Kind.ECHO) + mix.count(CallMix.Kind.LS) + CallMix.LIMIT;
         List<String> ran = server.awaitStderrCount(l -> l.startsWith("HANDLER RAN "), (int) handled, QUIET);
         assertThat(ran).as(server.dump()).hasSize((int) handled);
@@ -188,7 +198,7 @@ abstract class AbstractConcurrencyScenarios {
     }
 
     /** The JSON-RPC messages of a response body: plain JSON, or the {@code data:} lines of an SSE stream. */
-    private static List<JsonNode> messages(String body) {
+    static List<JsonNode> messages(String body) {
         List<JsonNode> messages = new ArrayList<>();
         for (String line : body.split("\n")) {
             String json = line.startsWith("data:") ? line.substring(5).trim() : line.trim();

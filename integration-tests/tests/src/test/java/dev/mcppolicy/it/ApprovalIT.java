@@ -2,7 +2,7 @@ package dev.mcppolicy.it;
 
 import static dev.mcppolicy.it.StdioRpc.answer;
 import static dev.mcppolicy.it.StdioRpc.call;
-import static dev.mcppolicy.it.StdioRpc.callText;
+import static dev.mcppolicy.it.StdioRpc.forSdk;
 import static dev.mcppolicy.it.StdioRpc.initialize;
 import static dev.mcppolicy.it.StdioRpc.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code require_approval} end to end (SPEC §6, issue 13) on a real stdio server under the real agent (the oldest
- * supported SDK, 0.10.0, which cannot send progress notifications, a middle and the newest), the
+ * supported SDK, 0.10.0, which cannot send progress notifications, a middle, the newest classic one and the SDK 2.2
+ * modern API, whose calls are held in a {@code Mono} as the classic ones are), the
  * admin endpoint its channel: a held call's handler does not run and other calls of the session go on; the
  * API approves one and denies another (in the other order than they were held), a third times out; a spent
  * or unknown id is refused; each hold and each outcome is a decision line.
@@ -34,22 +35,23 @@ class ApprovalIT {
             """;
 
     @ParameterizedTest
-    @ValueSource(strings = {"0.10.0", "0.14.0", "2.1.0"})
+    @ValueSource(strings = {"0.10.0", "0.14.0", "2.1.0", StdioRpc.MODERN})
     void heldCallsWaitForAPersonAndRunOnlyWhenApproved(String sdkVersion) throws Exception {
         String name = "ApprovalIT-" + sdkVersion;
         Path dir = Fixtures.workDir(name);
         Files.writeString(dir.resolve("mcp-policy.json"), POLICY);
         Path home = Files.createDirectories(dir.resolve("home"));
         try (ForkedJvm server = StdioRpc.start(name, sdkVersion, dir, List.of("-Duser.home=" + home), "admin=127.0.0.1:0,audit=audit.jsonl")) {
-            initialize(server);
+            initialize(server, sdkVersion);
             AdminEndpoint admin = AdminEndpoint.of(server, null);
 
-            server.send(call("first", "run_command", "{\"command\":\"ls first\"}"));
+            server.send(forSdk(sdkVersion, call("first", "run_command", "{\"command\":\"ls first\"}")));
             server.awaitStderr(line -> line.contains("decision=HOLD tool=run_command"));
-            server.send(call("second", "run_command", "{\"command\":\"ls second\"}"));
+            server.send(forSdk(sdkVersion, call("second", "run_command", "{\"command\":\"ls second\"}")));
             assertThat(server.awaitStderrCount(line -> line.contains("decision=HOLD tool=run_command"), 2, Duration.ofSeconds(10)))
                     .hasSize(2).allMatch(line -> line.contains("approval_id=") && line.contains("arg_keys=command"));
-            assertThat(callText(server, "e1", "echo", "{\"text\":\"meanwhile\"}")).as("the session goes on while two are held")
+            server.send(forSdk(sdkVersion, call("e1", "echo", "{\"text\":\"meanwhile\"}")));
+            assertThat(text(answer(server, "e1"))).as("the session goes on while two are held")
                     .isEqualTo("echo: meanwhile");
 
             JsonNode pending = admin.json("/api/approvals").path("pending");
@@ -76,7 +78,7 @@ class ApprovalIT {
             assertThat(admin.post("/api/approvals/0123456789abcdef/deny", null).statusCode()).isEqualTo(404);
 
             // the command line, finding the agent from what it left in ~/.mcp-policy/agents
-            server.send(call("third", "run_command", "{\"command\":\"ls third\"}"));
+            server.send(forSdk(sdkVersion, call("third", "run_command", "{\"command\":\"ls third\"}")));
             server.awaitStderrCount(line -> line.contains("decision=HOLD tool=run_command"), 3, Duration.ofSeconds(10));
             String listed = cli(home, dir, "approvals", "list");
             assertThat(listed).contains("  run_command  side=server  rule=/tools/run_command").contains("arg_keys=command");
@@ -85,7 +87,7 @@ class ApprovalIT {
             assertThat(text(answer(server, "third"))).isEqualTo("Policy denied tool 'run_command': approval denied by cli:"
                     + System.getProperty("user.name") + ": cli says no [rule /tools/run_command]");
 
-            server.send(call("late", "wire_money", "{\"amount\":5}"));
+            server.send(forSdk(sdkVersion, call("late", "wire_money", "{\"amount\":5}")));
             assertThat(text(answer(server, "late"))).isEqualTo("Policy denied tool 'wire_money': approval timed out after 1s"
                     + " [rule /tools/wire_money]");
 

@@ -60,6 +60,21 @@ final class CallMix {
         return requests;
     }
 
+    /**
+     * The requests as a client of the 2026-07-28 protocol (the SDK 2.2 modern API) sends them: no session, and
+     * each request's {@code _meta} carries the protocol version, the client's capabilities and its info.
+     */
+    List<String> modernRequests() throws java.io.IOException {
+        List<String> modern = new ArrayList<>();
+        for (String request : requests) {
+            modern.add(StdioRpc.forSdk(StdioRpc.MODERN, request));
+        }
+        return modern;
+    }
+
+    /** The protocol version of the SDK 2.2 modern API. */
+    static final String MODERN_PROTOCOL = "2026-07-28";
+
     /** The calls as {@code [{"id", "name", "arguments"}, ...]}, for a client that makes them itself. */
     String callsJson() throws java.io.IOException {
         ArrayNode calls = JSON.createArrayNode();

@@ -20,9 +20,15 @@ final class Callers {
      */
     static ForkedJvm start(List<ForkedJvm> started, Path dir, String name, String authorization, String classPath,
             String transport, String url) throws IOException {
+        return start(started, dir, name, authorization, classPath, "fixture.FixtureClient", transport, url);
+    }
+
+    /** The same with the client program {@code main} ({@code fixture.ModernClient}, say). */
+    static ForkedJvm start(List<ForkedJvm> started, Path dir, String name, String authorization, String classPath,
+            String main, String transport, String url) throws IOException {
         Files.createDirectories(dir);
         ForkedJvm client = ForkedJvm.start(name, dir, List.of("-Dfixture.authorization=" + authorization), classPath,
-                "fixture.FixtureClient", List.of(transport, url));
+                main, List.of(transport, url));
         started.add(client);
         client.awaitStdout(0, line -> line.equals(">> READY"));
         return client;

@@ -67,6 +67,27 @@ final class McpPair implements AutoCloseable {
     static McpPair startWithServer(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
             String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverCommand,
             String serverStdout) throws IOException {
+        return startWithServer(name, sdkVersion, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
+                clientAgentOptions, serverCommand, serverStdout, "fixture.FixtureClient");
+    }
+
+    /**
+     * The fixture client and server written on the SDK 2.2 modern API ({@code fixture.ModernClient},
+     * {@code fixture.ModernServer}), over {@code stdio} or {@code http}.
+     */
+    static McpPair startModern(String name, String transport, boolean async, String serverPolicy, String clientPolicy,
+            String serverAgentOptions, String clientAgentOptions) throws IOException {
+        List<String> server = List.of("-Dfixture.async=" + async, "-cp", Fixtures.classPath(MODERN_SDK), "fixture.ModernServer", transport);
+        return startWithServer(name, MODERN_SDK, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
+                clientAgentOptions, server, null, "fixture.ModernClient");
+    }
+
+    /** The SDK version whose fixtures include the modern API's apps. */
+    static final String MODERN_SDK = "2.2.0";
+
+    private static McpPair startWithServer(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
+            String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverCommand,
+            String serverStdout, String clientMain) throws IOException {
         Path root = Fixtures.workDir(name);
         Path serverDir = Files.createDirectories(root.resolve("server"));
         Path clientDir = Files.createDirectories(root.resolve("client"));
@@ -98,7 +119,7 @@ final class McpPair implements AutoCloseable {
             url = "http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim();
             clientArgs.add(url);
         }
-        ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, clientJvm, classPath, "fixture.FixtureClient", clientArgs);
+        ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, clientJvm, classPath, clientMain, clientArgs);
         McpPair pair = new McpPair(client, server, url);
         pair.clientLogIsOff = clientAgentOptions.contains("log=off");
         client.awaitStdout(0, l -> l.equals(">> READY"));

@@ -13,11 +13,42 @@ final class StdioRpc {
     private StdioRpc() {
     }
 
-    /** A stdio fixture server under the agent, with extra JVM options (the agent's test hooks) first. */
+    /** An SDK version of {@link #start} that names the SDK 2.2 modern API's server ({@code fixture.ModernServer}). */
+    static final String MODERN = McpPair.MODERN_SDK + "-modern";
+
+    /**
+     * A stdio fixture server under the agent, with extra JVM options (the agent's test hooks) first; {@link #MODERN}
+     * starts the modern API's server, whose requests need {@link #forSdk} and no {@code initialize}.
+     */
     static ForkedJvm start(String name, String sdkVersion, Path dir, List<String> jvmOptions, String agentOptions) throws Exception {
         List<String> args = new ArrayList<>(jvmOptions);
         args.add(Fixtures.javaagent(agentOptions));
-        return ForkedJvm.start(name, dir, args, Fixtures.classPath(sdkVersion), "fixture.FixtureServer", List.of("stdio"));
+        boolean modern = MODERN.equals(sdkVersion);
+        return ForkedJvm.start(name, dir, args, Fixtures.classPath(modern ? McpPair.MODERN_SDK : sdkVersion),
+                modern ? "fixture.ModernServer" : "fixture.FixtureServer", List.of("stdio"));
+    }
+
+    /** {@link #initialize}, which the modern API's protocol (2026-07-28) has none of. */
+    static void initialize(ForkedJvm server, String sdkVersion) throws Exception {
+        if (!MODERN.equals(sdkVersion)) {
+            initialize(server);
+        }
+    }
+
+    /**
+     * {@code request} as a client of {@code sdkVersion}'s server sends it: for {@link #MODERN}, with the {@code _meta}
+     * every request of protocol 2026-07-28 carries (its version, the client's capabilities and info).
+     */
+    static String forSdk(String sdkVersion, String request) throws java.io.IOException {
+        if (!MODERN.equals(sdkVersion)) {
+            return request;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode parsed = (com.fasterxml.jackson.databind.node.ObjectNode) CallMix.JSON.readTree(request);
+        com.fasterxml.jackson.databind.node.ObjectNode meta = ((com.fasterxml.jackson.databind.node.ObjectNode) parsed.get("params")).putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", CallMix.MODERN_PROTOCOL);
+        meta.putObject("io.modelcontextprotocol/clientCapabilities");
+        meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "raw-client").put("version", "1.0");
+        return parsed.toString();
     }
 
     static void initialize(ForkedJvm server) throws Exception {

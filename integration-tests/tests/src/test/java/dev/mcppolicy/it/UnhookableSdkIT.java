@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import javax.tools.JavaCompiler;
+import java.util.Map;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
@@ -101,22 +101,100 @@ class UnhookableSdkIT {
             }
             """;
 
+    /**
+     * MCP libraries the agent does not hook yet (the Kotlin MCP SDK, the Quarkus MCP server; here stand-ins of one class
+     * each in their packages): the first class of each is a WARN naming it and its library, once, and the app runs on.
+     */
+    @Test
+    void warnsOnceAboutEachMcpLibraryItDoesNotHook() throws Exception {
+        Path dir = Fixtures.workDir("UnhookableSdkIT-stacks");
+        Files.writeString(dir.resolve("mcp-policy.json"), Policies.SERVER);
+        Path classes = compile(dir.resolve("src"), dir.resolve("classes"), Map.of(
+                "io/modelcontextprotocol/kotlin/sdk/server/Server.java", """
+                        package io.modelcontextprotocol.kotlin.sdk.server;
+
+                        public class Server {
+                        }
+                        """,
+                "io/modelcontextprotocol/kotlin/sdk/client/Client.java", """
+                        package io.modelcontextprotocol.kotlin.sdk.client;
+
+                        public class Client {
+                        }
+                        """,
+                "io/quarkiverse/mcp/server/runtime/ToolMessageHandler.java", """
+                        package io.quarkiverse.mcp.server.runtime;
+
+                        public class ToolMessageHandler {
+                        }
+                        """,
+                "app/Main.java", """
+                        package app;
+
+                        public class Main {
+                            public static void main(String[] args) {
+                                new io.modelcontextprotocol.kotlin.sdk.server.Server();
+                                new io.modelcontextprotocol.kotlin.sdk.client.Client();
+                                new io.quarkiverse.mcp.server.runtime.ToolMessageHandler();
+                                System.out.println("loaded");
+                            }
+                        }
+                        """));
+
+        try (ForkedJvm jvm = ForkedJvm.start("unhooked-stacks", dir, List.of(Fixtures.javaagent("")), classes.toString(),
+                "app.Main", List.of())) {
+            assertThat(jvm.waitForExit()).as(jvm.dump()).isZero();
+            assertThat(jvm.stdout()).containsExactly("loaded");
+            List<String> warnings = jvm.stderr().stream().filter(line -> line.startsWith("[mcp-policy] WARN NOT policed: ")).toList();
+            assertThat(warnings).as(jvm.dump()).containsExactly(
+                    "[mcp-policy] WARN NOT policed: io.modelcontextprotocol.kotlin.sdk.server.Server (classes) is the Kotlin MCP SDK"
+                            + " (io.modelcontextprotocol:kotlin-sdk), which this agent does not hook yet; its tool calls are NOT policed"
+                            + " (README, Supported stacks)",
+                    "[mcp-policy] WARN NOT policed: io.quarkiverse.mcp.server.runtime.ToolMessageHandler (classes) is the Quarkus MCP"
+                            + " server (io.quarkiverse.mcp), which this agent does not hook yet; its tool calls are NOT policed"
+                            + " (README, Supported stacks)");
+            assertThat(jvm.stderr()).noneMatch(line -> line.contains("advice error"));
+        }
+    }
+
+    /**
+     * A client policy's {@code servers} section that no server the client reached matches (a typo of the server's
+     * name): one WARN naming the section and the servers reached, after the first list, and not again on the next.
+     */
+    @Test
+    void warnsOnceAboutAServersSectionNoServerMatches() throws Exception {
+        String clientPolicy = Policies.CLIENT.replace("\"servers\": {", "\"servers\": {\n    \"fixture-srever\": { \"default\": \"deny\" },");
+        try (McpPair pair = McpPair.start("UnhookableSdkIT-sections", "2.1.0", "stdio", Policies.SERVER, clientPolicy, "", "")) {
+            assertThat(pair.list()).isEqualTo("TOOLS audit_me,echo,limited,run_command");
+            assertThat(pair.list()).isEqualTo("TOOLS audit_me,echo,limited,run_command");
+            pair.sync();
+            List<String> warnings = pair.clientLog().stream().filter(line -> line.contains("WARN servers section")).toList();
+            assertThat(warnings).as(pair.dump()).hasSize(1);
+            assertThat(warnings.get(0)).startsWith("[mcp-policy] WARN servers section 'fixture-srever' matches no server this app's"
+                    + " MCP clients have reached [fixture-server, stdio:");
+        }
+    }
+
+    private static Path compile(Path sources, Path classes, Map<String, String> files) throws Exception {
+        Files.createDirectories(classes);
+        List<String> arguments = new java.util.ArrayList<>(List.of("-d", classes.toString()));
+        for (Map.Entry<String, String> file : files.entrySet()) {
+            Path source = sources.resolve(file.getKey());
+            Files.createDirectories(source.getParent());
+            Files.writeString(source, file.getValue());
+            arguments.add(source.toString());
+        }
+        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+        int exit = ToolProvider.getSystemJavaCompiler().run(null, diagnostics, diagnostics, arguments.toArray(String[]::new));
+        assertThat(exit).as(diagnostics.toString(StandardCharsets.UTF_8)).isZero();
+        return classes;
+    }
+
     private static Path compile(Path sources, Path classes) throws Exception {
         return compile(sources, classes, "io/modelcontextprotocol/server/McpAsyncServer.java", UNKNOWN_SHAPE_SERVER, APP);
     }
 
     private static Path compile(Path sources, Path classes, String hookedPath, String hookedSource, String appSource) throws Exception {
-        Path server = sources.resolve(hookedPath);
-        Path app = sources.resolve("app/Main.java");
-        Files.createDirectories(server.getParent());
-        Files.createDirectories(app.getParent());
-        Files.createDirectories(classes);
-        Files.writeString(server, hookedSource);
-        Files.writeString(app, appSource);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        int exit = javac.run(null, diagnostics, diagnostics, "-d", classes.toString(), server.toString(), app.toString());
-        assertThat(exit).as(diagnostics.toString(StandardCharsets.UTF_8)).isZero();
-        return classes;
+        return compile(sources, classes, Map.of(hookedPath, hookedSource, "app/Main.java", appSource));
     }
 }

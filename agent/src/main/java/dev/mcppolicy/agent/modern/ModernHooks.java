@@ -1,0 +1,385 @@
+package dev.mcppolicy.agent.modern;
+
+import dev.mcppolicy.agent.Diagnostics;
+import dev.mcppolicy.agent.PolicyHolder;
+import dev.mcppolicy.agent.PolicySnapshot;
+import dev.mcppolicy.agent.ServerSections;
+import dev.mcppolicy.agent.approval.Approvals;
+import dev.mcppolicy.agent.bridge.PolicyBridge;
+import dev.mcppolicy.agent.decide.CallDecider;
+import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.sdk.Results;
+import dev.mcppolicy.agent.sdk.ToolLists;
+import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.ToolCall;
+import java.lang.invoke.MethodHandle;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Policy for the MCP Java SDK 2.2 modern API ({@code io.modelcontextprotocol.modern}, protocol 2026-07-28), by the
+ * same decision path as the classic API's hooks ({@link CallDecider}): one {@link PolicySnapshot} per call or list,
+ * one decision line per call.
+ *
+ * <p>Server: {@code ToolsFeature.call(ctx, tool, request)} runs for a tool the server has; a denial skips it and
+ * answers an {@code isError} {@code CallToolResult} with the SPEC §5 text, a hidden tool the SDK's own
+ * "Unknown tool" error. The protocol is stateless, so there is no session: {@code session} limits count per
+ * JVM, and the caller is the transport context's principal or the request's {@code clientInfo.name}. A call that
+ * arrives while the policy is read, or that is held for approval, waits in a {@code Mono}, holding no thread.
+ *
+ * <p>Client: the sync {@code ToolSpec.call()}/{@code callOnce()} decide before anything is sent and return the
+ * denial (the sync caller blocks anyway, so waiting for the policy or an approval blocks it too); the async ones
+ * return a {@code Mono} that decides when subscribed. A {@code servers} section applies by the
+ * {@code serverInfo.name} the server puts in every result's {@code _meta} (remembered per client from its tool
+ * lists), or, before the client has heard from its server, by the server's own {@code server/discover} answer,
+ * asked once per client and only when the policy has a {@code servers} section. The arguments are never
+ * rewritten (the SDK mirrors some into {@code Mcp-Param-*} headers once the request is built).
+ */
+public final class ModernHooks implements PolicyBridge.ModernHooks {
+    private static final ThreadLocal<Object> RERUN = new ThreadLocal<>();
+    private static final AtomicInteger RERUNNING = new AtomicInteger();
+
+    private final PolicyHolder holder;
+    private final CallDecider decider;
+    /** Client side, per requester (one per client): its tools by name, for {@code "arguments": "input_schema"} rules. */
+    private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Client side, per requester: the {@code serverInfo.name} its server gave. */
+    private final Map<Object, String> serverNames = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final ServerSections sections;
+
+    /** @param sections told of each list a client gets, for {@code servers} sections that match no server */
+    public ModernHooks(PolicyHolder holder, DecisionLog log, Approvals approvals, boolean showArguments, ServerSections sections) {
+        this.holder = holder;
+        this.sections = sections;
+        this.decider = new CallDecider(log, approvals, showArguments);
+    }
+
+    @Override
+    public Object serverCall(Object feature, Object context, Object tool, Object request, Object call) {
+        if (RERUNNING.get() > 0 && RERUN.get() == request) {
+            // the call run by rerun() below, for a call already decided
+            RERUN.remove();
+            return null;
+        }
+        ClassLoader sdk = loaderOf(context);
+        if (holder.isLoaded()) {
+            return serverCall(holder.current(), feature, context, tool, request, call, sdk);
+        }
+        try {
+            return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
+                Object answer = serverCall(policy, feature, context, tool, request, call, sdk);
+                return answer != null ? answer : rerun((MethodHandle) call, feature, context, tool, request);
+            });
+        } catch (Throwable t) {
+            return onServerError(holder.notYetLoaded(), "modern server tools/call (waiting for the policy)", t, sdk, "?");
+        }
+    }
+
+    private Object serverCall(PolicySnapshot policy, Object feature, Object context, Object tool, Object request, Object call,
+            ClassLoader sdk) {
+        String name = "?";
+        Decision decision = null;
+        try {
+            name = ToolLists.toolName(request);
+            Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? ModernObjects.inputSchema(tool) : null;
+            ToolCall toolCall = new ToolCall(Side.SERVER, null, name, ToolLists.arguments(request), null,
+                    ModernObjects.callerId(context), inputSchema);
+            // approval by elicitation (InputRequiredResult) is not built yet: such rules go to the admin channel
+            Decided decided = decider.decide(policy, toolCall, sdk, () -> false);
+            decision = decided.decision();
+            if (decided.held() != null) {
+                return decider.awaitApproval(decided.held(), sdk, null,
+                        () -> rerun((MethodHandle) call, feature, context, tool, request), text -> ModernObjects.serverDenied(sdk, text));
+            }
+            if (decision.effect() == Effect.ALLOW) {
+                return null;
+            }
+            return decision.isHidden() ? ModernObjects.unknownTool(sdk, name) : ModernObjects.serverDenied(sdk, decision.callerMessage(name));
+        } catch (Throwable t) {
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable("modern server tools/call", name, t);
+            }
+            return onServerError(policy, "modern server tools/call", t, sdk, name);
+        }
+    }
+
+    /** Runs the hooked {@code ToolsFeature.call} of a call decided later; the hook it re-enters lets it through once. */
+    private static Object rerun(MethodHandle call, Object feature, Object context, Object tool, Object request) throws Throwable {
+        RERUNNING.incrementAndGet();
+        RERUN.set(request);
+        try {
+            return call.invoke(feature, context, tool, request);
+        } finally {
+            RERUN.remove();
+            RERUNNING.decrementAndGet();
+        }
+    }
+
+    @Override
+    public Object serverList(Object result, Object context) {
+        try {
+            if (result == null || !"tools/list".equals(ModernObjects.method(context))) {
+                return result;
+            }
+            if (!holder.isLoaded()) {
+                return Results.monoAfter(loaderOf(context), holder.whenLoaded(),
+                        policy -> Results.monoMap(result, response -> filter(policy, response, Side.SERVER, null, true)));
+            }
+            PolicySnapshot policy = holder.current();
+            return Results.monoMap(result, response -> filter(policy, response, Side.SERVER, null, true));
+        } catch (Throwable t) {
+            return unfilterable("modern server tools/list", result, t);
+        }
+    }
+
+    @Override
+    public Object clientCall(Object spec) {
+        ClassLoader sdk = loaderOf(spec);
+        PolicySnapshot policy = holder.current();
+        try {
+            if (!holder.isLoaded()) {
+                policy = holder.whenLoaded().get();
+            }
+            Object requester = ModernObjects.requester(spec);
+            if (policy.hasServerSections() && serverNames.get(requester) == null) {
+                learnServerName(requester, ModernObjects.discover(requester));
+            }
+            Object answer = decideClientCall(policy, spec, requester, Results.monoJust(sdk, SEND), sdk);
+            Object decided = ModernObjects.block(answer);
+            if (decided == SEND) {
+                return null;
+            }
+            // an approval given up answers nothing: never send what no one approved
+            return decided != null ? decided : ModernObjects.deniedResult(sdk, "Policy denied tool '" + ModernObjects.toolName(spec)
+                    + "': the approval was given up");
+        } catch (Throwable t) {
+            return onClientError(policy, t, sdk, spec, false);
+        }
+    }
+
+    /** What a sync call's decision answers when it is to be sent. */
+    private static final Object SEND = new Object();
+
+    @Override
+    public Object clientCallAsync(Object result, Object spec) {
+        ClassLoader sdk = loaderOf(spec);
+        try {
+            Object requester = ModernObjects.requester(spec);
+            return Results.monoDefer(sdk, () -> {
+                try {
+                    if (!holder.isLoaded()) {
+                        return Results.monoAfter(sdk, holder.whenLoaded(), policy -> decideAsync(policy, spec, requester, result, sdk));
+                    }
+                    return decideAsync(holder.current(), spec, requester, result, sdk);
+                } catch (Throwable t) {
+                    Object answer = onClientError(holder.current(), t, sdk, spec, true);
+                    return answer == null ? result : answer;
+                }
+            });
+        } catch (Throwable t) {
+            Object answer = onClientError(holder.current(), t, sdk, spec, true);
+            return answer == null ? result : answer;
+        }
+    }
+
+    /** The async call's answer: first asks the server its name when a {@code servers} section may need it. */
+    private Object decideAsync(PolicySnapshot policy, Object spec, Object requester, Object result, ClassLoader sdk) throws Throwable {
+        if (policy.hasServerSections() && serverNames.get(requester) == null) {
+            return Results.monoAfter(sdk, ModernObjects.toFuture(ModernObjects.discover(requester)), discovered -> {
+                learnServerName(requester, discovered);
+                return decideClientCall(policy, spec, requester, result, sdk);
+            });
+        }
+        return decideClientCall(policy, spec, requester, result, sdk);
+    }
+
+    /** Decides a client call: {@code send} (the {@code Mono} that sends it) or the {@code Mono} of its denial or its approval. */
+    private Object decideClientCall(PolicySnapshot policy, Object spec, Object requester, Object send, ClassLoader sdk) {
+        String tool = "?";
+        Decision decision = null;
+        try {
+            tool = ModernObjects.toolName(spec);
+            String server = policy.serverSection(serverNames.get(requester), ModernObjects.serverAddress(requester));
+            ToolCall call = new ToolCall(Side.CLIENT, server, tool, ModernObjects.arguments(spec), "client-"
+                    + Integer.toHexString(System.identityHashCode(requester)), ModernObjects.clientName(requester),
+                    listedInputSchema(policy, requester, server, tool));
+            // the agent's own app is the MCP client here: approvals go to the admin channel
+            Decided decided = decider.decide(policy, call, sdk, () -> false);
+            decision = decided.decision();
+            if (decided.held() != null) {
+                return decider.awaitApproval(decided.held(), sdk, null, () -> send,
+                        text -> Results.monoJust(sdk, ModernObjects.deniedResult(sdk, text)));
+            }
+            return decision.effect() == Effect.ALLOW ? send : Results.monoJust(sdk, ModernObjects.deniedResult(sdk, decision.callerMessage(tool)));
+        } catch (Throwable t) {
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable("modern client tool call", tool, t);
+            }
+            Decision error = policy.internalError("modern client tool call", tool, t);
+            if (error.effect() == Effect.ALLOW) {
+                return send;
+            }
+            try {
+                return Results.monoJust(sdk, ModernObjects.deniedResult(sdk, error.callerMessage(tool)));
+            } catch (Throwable again) {
+                throw undeliverable("modern client tool call", tool, again);
+            }
+        }
+    }
+
+    @Override
+    public Object clientList(Object result, Object spec) {
+        try {
+            if (result == null) {
+                return null;
+            }
+            Object requester = ModernObjects.requester(spec);
+            if (ModernObjects.isMono(result)) {
+                if (!holder.isLoaded()) {
+                    return Results.monoAfter(loaderOf(spec), holder.whenLoaded(),
+                            policy -> Results.monoMap(result, list -> clientList(policy, list, requester)));
+                }
+                PolicySnapshot policy = holder.current();
+                return Results.monoMap(result, list -> clientList(policy, list, requester));
+            }
+            return clientList(holder.isLoaded() ? holder.current() : holder.whenLoaded().get(), result, requester);
+        } catch (Throwable t) {
+            return unfilterable("modern client tools/list", result, t);
+        }
+    }
+
+    private Object clientList(PolicySnapshot policy, Object list, Object requester) {
+        if (!ModernObjects.isToolList(list)) {
+            return list;
+        }
+        learnServerName(requester, list);
+        remember(requester, list);
+        String name = serverNames.get(requester);
+        String address = ModernObjects.serverAddress(requester);
+        sections.listed(policy, name, address);
+        String server = policy.serverSection(name, address);
+        return filter(policy, list, Side.CLIENT, server, false);
+    }
+
+    private void learnServerName(Object requester, Object result) {
+        String name = ModernObjects.serverName(result);
+        if (name != null) {
+            serverNames.put(requester, name);
+        }
+    }
+
+    private Map<String, ?> listedInputSchema(PolicySnapshot policy, Object requester, String server, String tool) {
+        if (!policy.needsInputSchema(Side.CLIENT, server, tool)) {
+            return null;
+        }
+        Map<String, Object> tools = listedTools.get(requester);
+        Object listed = tools == null ? null : tools.get(tool);
+        return listed == null ? null : ToolLists.inputSchemaOf(listed);
+    }
+
+    private void remember(Object requester, Object listToolsResult) {
+        try {
+            Map<String, Object> tools = listedTools.computeIfAbsent(requester, key -> new ConcurrentHashMap<>());
+            ToolLists.forEachTool(listToolsResult, (name, tool) -> {
+                if (name != null) {
+                    tools.put(name, tool);
+                }
+            });
+        } catch (Throwable t) {
+            Diagnostics.adviceError("modern client tools/list (remembering input schemas)", t);
+        }
+    }
+
+    /**
+     * A list without hidden and outright-denied tools ({@code response}: the server's {@code McpAsyncResponse},
+     * else the client's {@code ListToolsResult}); with {@code on_error=deny} one that cannot be filtered shows no
+     * tool, or, if even that fails, the error fails the list.
+     */
+    private static Object filter(PolicySnapshot policy, Object list, Side side, String server, boolean response) {
+        try {
+            return response ? ModernObjects.filterResponse(list, tool -> policy.isListed(side, server, tool))
+                    : ToolLists.filterTools(list, tool -> policy.isListed(side, server, tool));
+        } catch (Throwable t) {
+            Diagnostics.adviceError("modern " + side.word() + " tools/list filter", t);
+            if (policy.failOpen()) {
+                return list;
+            }
+            try {
+                return response ? ModernObjects.filterResponse(list, tool -> false) : ToolLists.filterTools(list, tool -> false);
+            } catch (Throwable again) {
+                throw new IllegalStateException("mcp-policy could not filter tools/list and shows no tool (on_error=deny)", t);
+            }
+        }
+    }
+
+    /** A list that could not even be wrapped: with {@code on_error=deny} the list fails. */
+    private Object unfilterable(String where, Object result, Throwable t) {
+        Diagnostics.adviceError(where, t);
+        if (result == null || holder.failOpen()) {
+            return result;
+        }
+        IllegalStateException failure = new IllegalStateException("mcp-policy could not filter " + where + " and shows no tool (on_error=deny)", t);
+        if (ModernObjects.isMono(result)) {
+            try {
+                return Results.monoError(result, failure);
+            } catch (Throwable again) {
+                Diagnostics.adviceError(where + " (failing the list)", again);
+            }
+        }
+        throw failure;
+    }
+
+    /** An agent fault on the server: reported with an id, then denied (or, with {@code on_error=allow}, run). */
+    private static Object onServerError(PolicySnapshot policy, String where, Throwable t, ClassLoader sdk, String tool) {
+        Decision decision = policy.internalError(where, tool, t);
+        if (decision.effect() == Effect.ALLOW) {
+            return null;
+        }
+        try {
+            return ModernObjects.serverDenied(sdk, decision.callerMessage(tool));
+        } catch (Throwable again) {
+            throw undeliverable(where, tool, again);
+        }
+    }
+
+    /** An agent fault on the client: denied ({@code Mono} of it when {@code async}), or with {@code on_error=allow} sent. */
+    private static Object onClientError(PolicySnapshot policy, Throwable t, ClassLoader sdk, Object spec, boolean async) {
+        if (t instanceof ExecutionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        String tool = "?";
+        try {
+            tool = ModernObjects.toolName(spec);
+        } catch (Throwable ignored) {
+            // reported under "?"
+        }
+        Decision decision = policy.internalError("modern client tool call", tool, t);
+        if (decision.effect() == Effect.ALLOW) {
+            return null;
+        }
+        try {
+            Object denied = ModernObjects.deniedResult(sdk, decision.callerMessage(tool));
+            return async ? Results.monoJust(sdk, denied) : denied;
+        } catch (Throwable again) {
+            throw undeliverable("modern client tool call", tool, again);
+        }
+    }
+
+    private static IllegalStateException undeliverable(String where, String tool, Throwable t) {
+        Diagnostics.adviceError(where + " (delivering the denial)", "tool " + tool, t);
+        return new IllegalStateException("mcp-policy denied tool call '" + tool + "' and could not deliver the denial", t);
+    }
+
+    private static ClassLoader loaderOf(Object source) {
+        ClassLoader loader = source == null ? null : source.getClass().getClassLoader();
+        return loader != null ? loader : ClassLoader.getSystemClassLoader();
+    }
+}

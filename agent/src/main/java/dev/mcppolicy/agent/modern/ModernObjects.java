@@ -1,0 +1,210 @@
+package dev.mcppolicy.agent.modern;
+
+import static dev.mcppolicy.agent.sdk.Reflection.asString;
+import static dev.mcppolicy.agent.sdk.Reflection.call;
+import static dev.mcppolicy.agent.sdk.Reflection.field;
+
+import dev.mcppolicy.agent.sdk.Identity;
+import dev.mcppolicy.agent.sdk.Results;
+import dev.mcppolicy.agent.sdk.ToolLists;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * What the hooks read from the SDK 2.2 modern API's objects and build for it, by member name: a request
+ * context's method and caller, a found tool's input schema, a client spec's tool, arguments and requester,
+ * the server a client talks to, and the answers a denial takes on each side.
+ */
+final class ModernObjects {
+    private static final String PACKAGE = "io.modelcontextprotocol.modern.";
+    private static final String SCHEMA = PACKAGE + "McpSchema";
+    /** The {@code _meta} key under which a modern server names itself in every result. */
+    static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    private static final String MONO = "reactor.core.publisher.Mono";
+
+    private ModernObjects() {
+    }
+
+    /** The JSON-RPC method of a server request ({@code McpRequestContext.method()}). */
+    static String method(Object context) {
+        return asString(call(context, "method"));
+    }
+
+    /**
+     * Who the caller is (SPEC §3 {@code client} scope): a principal in the request's transport context (the app's
+     * extractor's, or the {@code Authorization} header the agent's transport hook hashed), else the
+     * {@code clientInfo.name} the request's {@code _meta} declares.
+     */
+    static String callerId(Object context) {
+        String principal = Identity.clientId(call(context, "transportContext"));
+        if (principal != null) {
+            return principal;
+        }
+        Object info = call(context, "clientInfo");
+        return info == null ? null : asString(call(info, "name"));
+    }
+
+    /** The {@code inputSchema} of the tool the server found ({@code McpAsyncTool.definition()}), as a map. */
+    static Map<String, ?> inputSchema(Object asyncTool) {
+        Object definition = asyncTool == null ? null : call(asyncTool, "definition");
+        return definition == null ? null : ToolLists.inputSchemaOf(definition);
+    }
+
+    /** {@code CallToolResult.builder().addContent(TextContent.builder(text).build()).isError(true).build()}. */
+    static Object deniedResult(ClassLoader sdk, String text) throws ReflectiveOperationException {
+        Class<?> content = Class.forName(SCHEMA + "$Content", false, sdk);
+        Object textContent = Class.forName(SCHEMA + "$TextContent", false, sdk).getMethod("builder", String.class).invoke(null, text);
+        textContent = textContent.getClass().getMethod("build").invoke(textContent);
+        Object builder = Class.forName(SCHEMA + "$CallToolResult", false, sdk).getMethod("builder").invoke(null);
+        builder = builder.getClass().getMethod("addContent", content).invoke(builder, textContent);
+        builder = builder.getClass().getMethod("isError", boolean.class).invoke(builder, true);
+        return builder.getClass().getMethod("build").invoke(builder);
+    }
+
+    /** The server's answer to a denied call: {@code Mono.just(McpAsyncResponse.result(denied result))}. */
+    static Object serverDenied(ClassLoader sdk, String text) throws ReflectiveOperationException {
+        return Results.monoJust(sdk, response(sdk, deniedResult(sdk, text)));
+    }
+
+    /** What the modern server answers for a tool it does not have: {@code McpException.invalidParams("Unknown tool: " + name)}. */
+    static Object unknownTool(ClassLoader sdk, String tool) throws ReflectiveOperationException {
+        Object error = Class.forName(PACKAGE + "McpException", false, sdk).getMethod("invalidParams", String.class)
+                .invoke(null, "Unknown tool: " + tool);
+        return Class.forName(MONO, false, sdk).getMethod("error", Throwable.class).invoke(null, error);
+    }
+
+    /**
+     * A {@code tools/list} answer ({@code McpAsyncResponse.Result} of a {@code ListToolsResult}) holding only the
+     * tools {@code keep} accepts; any other shape throws, so the list fails closed rather than showing everything.
+     */
+    static Object filterResponse(Object response, Predicate<String> keep) throws ReflectiveOperationException {
+        Class<?> type = response == null ? null : response.getClass();
+        if (type == null || !type.getName().equals(PACKAGE + "server.McpAsyncResponse$Result")) {
+            throw new IllegalStateException("a tools/list answer of an unknown shape: " + type);
+        }
+        Object result = call(response, "result");
+        Object filtered = ToolLists.filterTools(result, keep);
+        return filtered == result ? response : response(type.getClassLoader(), filtered);
+    }
+
+    private static Object response(ClassLoader sdk, Object result) throws ReflectiveOperationException {
+        return Class.forName(PACKAGE + "server.McpAsyncResponse", false, sdk).getMethod("result", Object.class).invoke(null, result);
+    }
+
+    /** Whether a client list result is a tool list (the paged {@code ListSpec} serves prompts and resources too). */
+    static boolean isToolList(Object result) {
+        return result != null && result.getClass().getName().equals(SCHEMA + "$ListToolsResult");
+    }
+
+    /** A client spec's requester: one per client, shared by all its specs ({@code SyncClientRequester} / {@code AsyncClientRequester}). */
+    static Object requester(Object spec) {
+        Object requester = field(spec, "requester");
+        if (requester == null) {
+            throw new IllegalStateException(spec.getClass().getName() + " has no requester");
+        }
+        return requester;
+    }
+
+    static String toolName(Object toolSpec) {
+        return asString(field(toolSpec, "name"));
+    }
+
+    @SuppressWarnings("unchecked") // JSON arguments: an object's keys are strings
+    static Map<String, ?> arguments(Object toolSpec) {
+        return field(toolSpec, "arguments") instanceof Map<?, ?> arguments ? (Map<String, ?>) arguments : Map.of();
+    }
+
+    private static Object sender(Object requester) {
+        Object requests = field(requester, "requests");
+        return requests == null ? null : field(requests, "sender");
+    }
+
+    /** The {@code clientInfo.name} a client sends with every request. */
+    static String clientName(Object requester) {
+        Object sender = sender(requester);
+        Object info = sender == null ? null : field(sender, "clientInfo");
+        return info == null ? null : asString(call(info, "name"));
+    }
+
+    /**
+     * How the client reached its server, which the server cannot choose: {@code url:<endpoint>} (the HTTP
+     * transport) or {@code stdio:<command> <args>} (the server process the stdio transport started, as the
+     * operating system reports its command line); {@code null} for another transport.
+     */
+    static String serverAddress(Object requester) {
+        Object sender = sender(requester);
+        Object transport = sender == null ? null : field(sender, "transport");
+        if (transport == null) {
+            return null;
+        }
+        if (field(transport, "endpoint") instanceof URI endpoint) {
+            return "url:" + endpoint;
+        }
+        if (field(transport, "process") instanceof Process process) {
+            ProcessHandle.Info info = process.info();
+            if (info.command().isEmpty()) {
+                return null;
+            }
+            StringBuilder address = new StringBuilder("stdio:").append(info.command().get());
+            for (String argument : info.arguments().orElse(new String[0])) {
+                address.append(' ').append(argument);
+            }
+            return address.toString();
+        }
+        return null;
+    }
+
+    /** The {@code serverInfo.name} a modern server put in a result's {@code _meta}, or {@code null}. */
+    static String serverName(Object result) {
+        Object meta = result == null ? null : call(result, "meta");
+        Object info = meta instanceof Map<?, ?> values ? values.get(SERVER_INFO) : null;
+        if (info instanceof Map<?, ?> map) {
+            return asString(map.get("name"));
+        }
+        return info == null ? null : asString(call(info, "name"));
+    }
+
+    /**
+     * {@code requester.call("server/discover", null, Map.of(), requester.settings(), DiscoverResult.class)}: the
+     * server's {@code DiscoverResult} (sync requester) or a {@code Mono} of it (async), whose {@code _meta} names it.
+     */
+    static Object discover(Object requester) throws ReflectiveOperationException {
+        Class<?> type = requester.getClass();
+        Method settings = type.getDeclaredMethod("settings");
+        settings.setAccessible(true);
+        Class<?> discoverResult = Class.forName(SCHEMA + "$DiscoverResult", false, type.getClassLoader());
+        for (Method method : type.getDeclaredMethods()) {
+            Class<?>[] parameters = method.getParameterTypes();
+            if (method.getName().equals("call") && parameters.length == 5 && parameters[0] == String.class
+                    && parameters[4] == Class.class) {
+                method.setAccessible(true);
+                return method.invoke(requester, "server/discover", null, Map.of(), settings.invoke(requester), discoverResult);
+            }
+        }
+        throw new IllegalStateException(type.getName() + " has no call(method, name, params, settings, type)");
+    }
+
+    /** Whether {@code value} is a Reactor {@code Mono} (the async client's answers). */
+    static boolean isMono(Object value) {
+        for (Class<?> type = value == null ? null : value.getClass(); type != null; type = type.getSuperclass()) {
+            if (type.getName().equals(MONO)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code mono.toFuture()}: subscribes now. */
+    @SuppressWarnings("unchecked")
+    static java.util.concurrent.CompletableFuture<Object> toFuture(Object mono) throws ReflectiveOperationException {
+        return (java.util.concurrent.CompletableFuture<Object>) Class.forName(MONO, false, mono.getClass().getClassLoader())
+                .getMethod("toFuture").invoke(mono);
+    }
+
+    /** {@code mono.block()}. */
+    static Object block(Object mono) throws ReflectiveOperationException {
+        return Class.forName(MONO, false, mono.getClass().getClassLoader()).getMethod("block").invoke(mono);
+    }
+}
