@@ -27,6 +27,11 @@ final class LazyInstaller implements ClassFileTransformer {
     static final String SPRING_AI_PREFIX = "org/springframework/ai/mcp/";
     /** LangChain4j's own MCP client, which does not use the SDK: its classes wake the agent too. */
     static final String LANGCHAIN4J_PREFIX = "dev/langchain4j/mcp/";
+    /**
+     * The Quarkus MCP server, not hooked yet: its classes wake the agent so that {@link UnhookedStacks} can say so (the
+     * Kotlin MCP SDK is under {@link #SDK_PREFIX}). A plain constant, so a JVM without MCP loads no class for it.
+     */
+    static final String QUARKUS_PREFIX = "io/quarkiverse/mcp/";
 
     private final PolicyHolder policy;
     /** Builds the decision log at install: a JVM without MCP never loads it. */
@@ -108,7 +113,7 @@ final class LazyInstaller implements ClassFileTransformer {
      */
     static boolean wakesUp(String className) {
         return className != null && (className.startsWith(SDK_PREFIX) || className.startsWith(SPRING_AI_PREFIX)
-                || className.startsWith(LANGCHAIN4J_PREFIX) || className.equals(HookedTypes.CANARY) || UnhookedStacks.isListed(className));
+                || className.startsWith(LANGCHAIN4J_PREFIX) || className.equals(HookedTypes.CANARY) || className.startsWith(QUARKUS_PREFIX));
     }
 
     /**

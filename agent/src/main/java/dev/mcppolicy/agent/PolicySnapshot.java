@@ -125,6 +125,11 @@ public final class PolicySnapshot {
         return engine != null && !engine.policy().servers().isEmpty();
     }
 
+    /** Whether the policy has a {@code servers} section keyed {@code key}. */
+    public boolean hasServerSection(String key) {
+        return key != null && engine != null && engine.policy().servers().containsKey(key);
+    }
+
     /** Whether a tool appears in {@code tools/list}; with no policy, only when failing open. */
     public boolean isListed(Side side, String server, String tool) {
         if (engine == null) {

@@ -19,18 +19,18 @@ public final class ServerSections {
 
     /**
      * A client listed the tools of the server {@code name} ({@code serverInfo.name}, or {@code null} when unknown) at
-     * {@code address} ({@code stdio:...}, {@code url:...}, or {@code null}). Cheap after the first list of a server:
-     * one set lookup.
+     * {@code address} ({@code stdio:...}, {@code url:...}, or {@code null}); {@code alias}, when not {@code null}, is
+     * another key the stack's sections may use for it (LangChain4j's client {@code key}). Cheap after the first list
+     * of a server: one set lookup.
      */
-    public void listed(PolicySnapshot policy, String name, String address) {
-        if (!servers.add(name + "\u0000" + address) || !policy.hasServerSections()) {
+    public void listed(PolicySnapshot policy, String name, String address, String alias) {
+        if (!servers.add(name + "\u0000" + address + "\u0000" + alias) || !policy.hasServerSections()) {
             return;
         }
-        if (name != null) {
-            reached.add(name);
-        }
-        if (address != null) {
-            reached.add(address);
+        for (String key : new String[] {name, address, alias}) {
+            if (key != null) {
+                reached.add(key);
+            }
         }
         for (String section : policy.engine().policy().servers().keySet()) {
             if (!reached.contains(section) && warned.add(section)) {

@@ -8,27 +8,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * MCP libraries under a package the agent wakes up for but has no hooks for yet (SPEC §11: never silent): the
  * first class of each loaded is one WARN naming the class, its jar and the library, so a user who adds the agent
- * to such an app learns that its tool calls are not policed. Checked only for classes that already woke the agent
+ * to such an app learns that its tool calls are not policed. Loaded and checked only for classes that woke the agent
  * (one {@code startsWith} per family), never for the app's other classes.
  */
 final class UnhookedStacks {
     /** Package prefix (internal form) and the library it is, as README's supported-stacks table names it. */
     private static final String[][] FAMILIES = {
         {"io/modelcontextprotocol/kotlin/", "the Kotlin MCP SDK (io.modelcontextprotocol:kotlin-sdk)"},
-        {"io/quarkiverse/mcp/", "the Quarkus MCP server (io.quarkiverse.mcp)"}};
+        {LazyInstaller.QUARKUS_PREFIX, "the Quarkus MCP server (io.quarkiverse.mcp)"}};
     private static final AtomicBoolean[] WARNED = {new AtomicBoolean(), new AtomicBoolean()};
 
     private UnhookedStacks() {
-    }
-
-    /** Whether {@code className} is of a library listed here: such classes wake the agent too. */
-    static boolean isListed(String className) {
-        for (String[] family : FAMILIES) {
-            if (className.startsWith(family[0])) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** A class that woke the agent and that it does not weave: a WARN if it is the first of an unhooked library. */

@@ -150,6 +150,14 @@ public final class PolicyBridge {
         return current;
     }
 
+    /**
+     * LangChain4j {@code DefaultMcpClient.initialize()}: the future of the initialize answer its transport returned,
+     * as the client is to wait on it (one that completes after the agent read the server's name from the answer).
+     */
+    public static Object langchain4jInitialized(Object future, Object request, Object client) {
+        return langchain4j().initialized(future, client);
+    }
+
     private static LangChain4jHooks langchain4j() {
         LangChain4jHooks current = langchain4j;
         if (current == null) {
@@ -193,6 +201,9 @@ public final class PolicyBridge {
         Object call(Object client, Object request, boolean withContext);
 
         Object list(Object result, Object client);
+
+        /** @param future the {@code CompletableFuture} of the initialize answer (a Jackson {@code JsonNode}) */
+        Object initialized(Object future, Object client);
     }
 
     /** What the agent plugs in for the SDK 2.2 modern API; see the {@code modern...} methods. */

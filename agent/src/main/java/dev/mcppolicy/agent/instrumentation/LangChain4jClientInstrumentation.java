@@ -13,7 +13,8 @@ import org.objectweb.asm.Type;
  * {@code executeTool(request, invocationContext)} overload does the work, which the one-argument method
  * delegates to and {@code McpToolExecutor} calls directly. Both are woven; the bridge lets the one-argument
  * method through when its class has the overload, so each call is decided once. {@code listTools()}
- * and {@code listTools(context)} both filter what they return (filtering twice changes nothing).
+ * and {@code listTools(context)} both filter what they return (filtering twice changes nothing). In the private
+ * {@code initialize()}, the answer to {@code initialize} is read for the server's name on its way to the client.
  */
 public final class LangChain4jClientInstrumentation implements TypeInstrumentation {
     static final String REQUEST = "Ldev/langchain4j/agent/tool/ToolExecutionRequest;";
@@ -27,6 +28,14 @@ public final class LangChain4jClientInstrumentation implements TypeInstrumentati
     /** The tool list becomes {@code PolicyBridge.langchain4jList(list, client)}: hidden and outright-denied tools left out. */
     static final Weave LIST = Weave.replaceReturn("langchain4jList", Weave.THIS);
 
+    /**
+     * In {@code initialize()}, the initialize answer's future {@code McpTransport.initialize(request)} returns becomes
+     * {@code PolicyBridge.langchain4jInitialized(future, request, client)}: one that completes once the agent has read
+     * the server's {@code serverInfo.name} from it, which LangChain4j before 1.18 does not keep.
+     */
+    static final Weave INITIALIZED = Weave.afterCallWithThis("dev/langchain4j/mcp/client/transport/McpTransport", "initialize",
+            "langchain4jInitialized");
+
     @Override
     public String internalName() {
         return "dev/langchain4j/mcp/client/DefaultMcpClient";
@@ -37,7 +46,8 @@ public final class LangChain4jClientInstrumentation implements TypeInstrumentati
         return List.of(
                 new Hook("executeTool", executeTool(1), CALL, 1, 1),
                 new Hook("executeTool(request, context)", executeTool(2), CALL_WITH_CONTEXT, 0, 1),
-                new Hook("listTools", listTools(), LIST, 1));
+                new Hook("listTools", listTools(), LIST, 1),
+                new Hook("initialize result", MethodShape.method(Opcodes.ACC_PRIVATE, "initialize", 0, null, "V"), INITIALIZED, 1, 1));
     }
 
     @Override

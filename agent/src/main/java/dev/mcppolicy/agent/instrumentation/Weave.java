@@ -155,6 +155,54 @@ public abstract class Weave {
         return atCallSites(owner, name, bridgeMethod, false);
     }
 
+    /**
+     * After every call to {@code owner.name(Object)} returning a reference: the value returned becomes
+     * {@code bridgeMethod(value, argument, this)}, {@code this} being the woven method's receiver ({@code null} in a
+     * static method): for a bridge that must know whose call it was.
+     */
+    public static Weave afterCallWithThis(String owner, String name, String bridgeMethod) {
+        return new Weave(bridgeMethod, new int[0]) {
+            @Override
+            MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
+                return new MethodVisitor(Opcodes.ASM9, target) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String callOwner, String callName, String callDescriptor,
+                            boolean isInterface) {
+                        if (opcode == Opcodes.INVOKESTATIC || opcode == Opcodes.INVOKESPECIAL || !callOwner.equals(owner)
+                                || !callName.equals(name) || !takesOneReference(callDescriptor)) {
+                            super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                            return;
+                        }
+                        woven.run();
+                        // receiver, argument -> argument, result
+                        mv.visitInsn(Opcodes.DUP_X1);
+                        super.visitMethodInsn(opcode, callOwner, callName, callDescriptor, isInterface);
+                        if (!method.direct()) {
+                            // argument, result -> handle, argument, result
+                            mv.visitLdcInsn(bridgeHandle(bridgeMethod, 3));
+                            mv.visitInsn(Opcodes.DUP_X2);
+                            mv.visitInsn(Opcodes.POP);
+                        }
+                        // argument, result -> result, argument, this
+                        mv.visitInsn(Opcodes.SWAP);
+                        if (method.isStatic()) {
+                            mv.visitInsn(Opcodes.ACONST_NULL);
+                        } else {
+                            mv.visitVarInsn(Opcodes.ALOAD, 0);
+                        }
+                        invokeBridge(mv, method.direct(), 3);
+                        castToReturnType(mv, callDescriptor);
+                    }
+
+                    @Override
+                    public void visitMaxs(int maxStack, int maxLocals) {
+                        super.visitMaxs(maxStack + 3, maxLocals);
+                    }
+                };
+            }
+        };
+    }
+
     /** {@link #afterCall} ({@code keepCall}) or {@link #replaceCall}: the two differ only in whether the call stays. */
     private static Weave atCallSites(String owner, String name, String bridgeMethod, boolean keepCall) {
         return new Weave(bridgeMethod, new int[0]) {

@@ -15,13 +15,15 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Policy for LangChain4j's own MCP client ({@code DefaultMcpClient}, which does not use the MCP Java SDK),
  * client side, by the same path as the SDK's client: one {@link PolicySnapshot} per call or list, the
- * {@code servers} section of the server's {@code serverInfo.name} (from the initialize result, which
- * 1.18 and later keep; else the client's {@code key}) or of its address, one decision line per call.
+ * {@code servers} section of the server's {@code serverInfo.name} (from the initialize result, which 1.18 and later
+ * keep, or before 1.18 from the initialize answer, which the agent reads on its way to the client) or of its address,
+ * one decision line per call.
  *
  * <p>A denied call is never sent: {@code executeTool} returns at once what LangChain4j hands the model
  * for a failed tool, with the SPEC §5 text: a {@code ToolExecutionResult} with {@code isError} (a plain
@@ -37,6 +39,8 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
     private final DecisionLog log;
     /** The {@code ToolSpecification}s each client has listed, by name, for {@code "arguments": "input_schema"} rules. */
     private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
+    /** The {@code serverInfo.name} each client's server gave in its initialize answer (LangChain4j before 1.18 keeps none). */
+    private final Map<Object, String> answeredNames = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final ServerSections sections;
 
@@ -68,7 +72,7 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
                 // not a JSON object: the client refuses it itself (ToolArgumentsException), sending nothing
                 return null;
             }
-            String server = policy.serverSection(LangChain4jObjects.serverName(client), LangChain4jObjects.serverAddress(client));
+            String server = section(policy, client, LangChain4jObjects.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, arguments, session(client),
                     LangChain4jObjects.clientName(client), listedInputSchema(policy, client, server, tool));
             decision = decide(policy, call, loader);
@@ -97,10 +101,9 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
         PolicySnapshot policy = holder.current();
         try {
             remember(client, tools);
-            String name = LangChain4jObjects.serverName(client);
             String address = LangChain4jObjects.serverAddress(client);
-            sections.listed(policy, name, address);
-            String server = policy.serverSection(name, address);
+            sections.listed(policy, serverName(client), address, LangChain4jObjects.key(client));
+            String server = section(policy, client, address);
             List<Object> kept = new ArrayList<>(tools.size());
             for (Object tool : tools) {
                 if (policy.isListed(Side.CLIENT, server, LangChain4jObjects.specificationName(tool))) {
@@ -112,6 +115,55 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
             Diagnostics.adviceError("LangChain4j listTools filter", t);
             return policy.failOpen() ? result : new ArrayList<>();
         }
+    }
+
+    @Override
+    public Object initialized(Object future, Object client) {
+        if (!(future instanceof CompletableFuture<?> answer)) {
+            return future;
+        }
+        // the client waits on this one, so the name is known before its first list or call
+        return answer.thenApply(json -> {
+            try {
+                String name = LangChain4jObjects.answeredServerName(json);
+                if (name != null) {
+                    answeredNames.put(client, name);
+                }
+            } catch (Throwable t) {
+                // the server is then known by the client's key, as before 1.18 without the agent's reading
+                Diagnostics.adviceError("LangChain4j initialize (reading the server's name)", t);
+            }
+            return json;
+        });
+    }
+
+    /**
+     * The server's {@code serverInfo.name}: the initialize result the client keeps (1.18 on), else the one the agent
+     * read from the initialize answer, else the client's {@code key}.
+     */
+    private String serverName(Object client) throws ReflectiveOperationException {
+        String kept = LangChain4jObjects.keptServerName(client);
+        if (kept != null) {
+            return kept;
+        }
+        String answered = answeredNames.get(client);
+        return answered != null ? answered : LangChain4jObjects.key(client);
+    }
+
+    /**
+     * The {@code servers} section a client's calls are judged under: by address, else by the server's name; a section
+     * keyed by the client's {@code key}, which the agent used before it read the name on LangChain4j before 1.18,
+     * still applies when no section has the name.
+     */
+    private String section(PolicySnapshot policy, Object client, String address) throws ReflectiveOperationException {
+        String section = policy.serverSection(serverName(client), address);
+        if (!policy.hasServerSection(section)) {
+            String key = LangChain4jObjects.key(client);
+            if (key != null && policy.hasServerSection(key)) {
+                return key;
+            }
+        }
+        return section;
     }
 
     private Map<String, ?> listedInputSchema(PolicySnapshot policy, Object client, String server, String tool) throws ReflectiveOperationException {

@@ -100,17 +100,35 @@ final class LangChain4jObjects {
         return false;
     }
 
-    /** The server's {@code serverInfo.name} where this version keeps the initialize result (1.18 on), else the client's {@code key}. */
-    static String serverName(Object client) throws ReflectiveOperationException {
+    /** The server's {@code serverInfo.name} where this version keeps the initialize result (1.18 on), else {@code null}. */
+    static String keptServerName(Object client) throws ReflectiveOperationException {
         Object initialized = field(client, "initializeResult");
         Object result = initialized == null ? null : call(initialized, "getResult");
         Object info = result == null ? null : call(result, "getServerInfo");
         Object name = info == null ? null : call(info, "getName");
-        if (name != null) {
-            return name.toString();
-        }
+        return name == null ? null : name.toString();
+    }
+
+    /** The client's {@code key} (its builder's, or a random one). */
+    static String key(Object client) throws ReflectiveOperationException {
         Object key = call(client, "key");
         return key == null ? null : key.toString();
+    }
+
+    /**
+     * {@code result.serverInfo.name} of the initialize answer (LangChain4j's Jackson {@code JsonNode} of the JSON-RPC
+     * response, read through its own methods), or {@code null} when it has none.
+     */
+    static String answeredServerName(Object answer) throws ReflectiveOperationException {
+        Object node = answer;
+        for (String name : new String[] {"result", "serverInfo", "name"}) {
+            if (node == null) {
+                return null;
+            }
+            node = node.getClass().getMethod("get", String.class).invoke(node, name);
+        }
+        Object text = node == null ? null : node.getClass().getMethod("textValue").invoke(node);
+        return text == null ? null : text.toString();
     }
 
     /**

@@ -264,7 +264,7 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
         remember(requester, list);
         String name = serverNames.get(requester);
         String address = ModernObjects.serverAddress(requester);
-        sections.listed(policy, name, address);
+        sections.listed(policy, name, address, null);
         String server = policy.serverSection(name, address);
         return filter(policy, list, Side.CLIENT, server, false);
     }

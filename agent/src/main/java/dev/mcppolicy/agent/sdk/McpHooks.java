@@ -253,7 +253,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             remember(client, list);
             String name = Identity.serverName(client);
             String address = Identity.serverAddress(client);
-            sections.listed(policy, name, address);
+            sections.listed(policy, name, address, null);
             return filter(policy, list, Side.CLIENT, policy.serverSection(name, address));
         });
     }

@@ -6,12 +6,14 @@ import static dev.mcppolicy.agent.instrumentation.WovenClasses.internalName;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.mcp.client.transport.McpTransport;
 import dev.mcppolicy.agent.Stderr;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +46,16 @@ class LangChain4jClientInstrumentationTest {
     }
 
     @Test
+    void theInitializeAnswerPassesTheBridgeWithItsRequestAndClientOnTheWayToTheClient() throws Exception {
+        Class<?> type = wovenAs(Client10.class);
+        Object client = type.getDeclaredConstructor().newInstance();
+        type.getMethod("connect").invoke(client);
+        assertThat(type.getField("answer").get(client)).isEqualTo("read: answer to init");
+        assertThat(bridge.seen).containsExactly("initialized");
+        assertThat(bridge.initializedBy).containsExactly(client);
+    }
+
+    @Test
     void bothOverloadsReachTheBridgeSoItCanDecideOnceInTheOneThatDoesTheWork() throws Exception {
         Class<?> type = wovenAs(Client111.class);
         Object client = type.getDeclaredConstructor().newInstance();
@@ -68,14 +80,24 @@ class LangChain4jClientInstrumentationTest {
                         + " shape); these calls are NOT policed", warn + "listTools (expected langchain4j-mcp ")
                 .doesNotContain("executeTool(request, context)");
         assertThat(summary.status().instrumented()).containsExactly(new AgentStatus.Instrumented(UnknownShapeClient.class.getName(),
-                "(version unknown)", List.of(), List.of("executeTool", "listTools")));
+                "(version unknown)", List.of(), List.of("executeTool", "listTools", "initialize result")));
     }
 
     // --- samples: the shapes of DefaultMcpClient, compiled by javac ---
 
-    /** Like langchain4j-mcp 1.0: {@code executeTool} returns the result's text. */
+    /** Like langchain4j-mcp 1.0: {@code executeTool} returns the result's text; {@code initialize()} waits on its transport. */
     public static final class Client10 {
         public final List<String> sent = new ArrayList<>();
+        public McpTransport transport = request -> CompletableFuture.completedFuture("answer to " + request);
+        public Object answer;
+
+        public void connect() throws Exception {
+            initialize();
+        }
+
+        private void initialize() throws Exception {
+            answer = transport.initialize("init").get();
+        }
 
         public String executeTool(ToolExecutionRequest request) {
             sent.add(request.name());
@@ -163,6 +185,15 @@ class LangChain4jClientInstrumentationTest {
             List<Object> marked = new ArrayList<>((List<Object>) result);
             marked.add(0, "filtered");
             return marked;
+        }
+
+        final List<Object> initializedBy = new ArrayList<>();
+
+        @Override
+        public Object initialized(Object future, Object client) {
+            seen.add("initialized");
+            initializedBy.add(client);
+            return ((CompletableFuture<?>) future).thenApply(answer -> "read: " + answer);
         }
     }
 }

@@ -102,6 +102,40 @@ class LangChain4jHooksTest {
         });
     }
 
+    /**
+     * Before 1.18 the client keeps no initialize result: the agent reads {@code serverInfo.name} from the answer on its
+     * way to the client (the future the client waits on completes after that), and the server's section applies.
+     */
+    @Test
+    void theServerNameOfTheInitializeAnswerPicksTheServersSection() throws Exception {
+        String policy = "{\"version\": \"1\", \"default\": \"allow\", \"servers\": {\"fixture-server\": {\"hide\": [\"secret\"]}}}";
+        LangChain4jHooks hooks = hooks(policy, false);
+        UnreadableClient client = new UnreadableClient();
+        List<Object> tools = List.of(new Specification("echo"), new Specification("secret"));
+        String err = Stderr.of(() -> assertThat(hooks.list(tools, client)).as("the key's section: none").isSameAs(tools));
+        assertThat(err).contains("WARN servers section 'fixture-server' matches no server");
+
+        Object answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"serverInfo\":{\"name\":\"fixture-server\",\"version\":\"1\"}}}");
+        java.util.concurrent.CompletableFuture<Object> sent = new java.util.concurrent.CompletableFuture<>();
+        Object waited = hooks.initialized(sent, client);
+        assertThat(waited).isInstanceOf(java.util.concurrent.CompletableFuture.class).isNotSameAs(sent);
+        sent.complete(answer);
+        assertThat(((java.util.concurrent.CompletableFuture<?>) waited).get()).isSameAs(answer);
+        assertThat(hooks.list(tools, client)).isEqualTo(List.of(new Specification("echo")));
+        assertThat(hooks.initialized("not a future", client)).isEqualTo("not a future");
+    }
+
+    /** A section keyed by the client's {@code key}, which applied before the agent read the name, still applies. */
+    @Test
+    void aSectionKeyedByTheClientsKeyStillAppliesWhenNoneHasTheServersName() {
+        String policy = "{\"version\": \"1\", \"default\": \"allow\", \"servers\": {\"fixture-key\": {\"hide\": [\"secret\"]}}}";
+        List<Object> tools = List.of(new Specification("echo"), new Specification("secret"));
+        String err = Stderr.of(() -> assertThat(hooks(policy, false).list(tools, new UnreadableClient()))
+                .isEqualTo(List.of(new Specification("echo"))));
+        assertThat(err).doesNotContain("WARN servers section");
+    }
+
     private LangChain4jHooks hooks(String policy, boolean failOpen) {
         DecisionListener recorder = (record, loader) -> decided.add(record);
         return new LangChain4jHooks(PolicyHolder.of(PolicySnapshots.of(policy, failOpen)), new DecisionLog(List.of(recorder), false));

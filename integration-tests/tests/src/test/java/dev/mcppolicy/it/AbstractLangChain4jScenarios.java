@@ -28,8 +28,8 @@ abstract class AbstractLangChain4jScenarios {
     abstract String transport();
 
     /**
-     * The {@code servers} key the client's calls are judged under: the server's {@code serverInfo.name}
-     * where this version keeps the initialize result, else the client's {@code key}.
+     * The {@code servers} key the client's calls are judged under: the server's {@code serverInfo.name}, from the
+     * initialize result where this version keeps it (1.18 on), else from the initialize answer the agent reads.
      */
     abstract String serverSection();
 
@@ -99,7 +99,8 @@ abstract class AbstractLangChain4jScenarios {
     @Test
     void hooksLangChain4jsOwnClientWithoutTheMcpSdk() throws Exception {
         app.sync();
-        String hooks = hasInvocationContext() ? "executeTool, executeTool(request, context), listTools" : "executeTool, listTools";
+        String hooks = (hasInvocationContext() ? "executeTool, executeTool(request, context), listTools" : "executeTool, listTools")
+                + ", initialize result";
         assertThat(app.appLog()).as(app.dump())
                 .contains("[mcp-policy] instrumented dev.langchain4j.mcp.client.DefaultMcpClient (langchain4j-mcp " + mcpVersion()
                         + "): " + hooks)

@@ -2,7 +2,7 @@ package dev.mcppolicy.it;
 
 /**
  * LangChain4j {@code langchain4j-mcp} 1.0.0-beta5 over HTTP with SSE; this version keeps no initialize result:
- * the client's key names the server section. No concurrency scenario: this client and the SDK's SSE server
+ * the agent reads the server's name from the initialize answer for the server section. No concurrency scenario: this client and the SDK's SSE server
  * lost 2 to 40 of 40 concurrent calls in runs without the agent.
  */
 class LangChain4j100SseIT extends AbstractLangChain4jScenarios {
@@ -23,7 +23,7 @@ class LangChain4j100SseIT extends AbstractLangChain4jScenarios {
 
     @Override
     String serverSection() {
-        return "fixture-key";
+        return "fixture-server";
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.mcppolicy.it;
 
-/** LangChain4j {@code langchain4j-mcp} 1.0.0-beta5 over stdio; this version keeps no initialize result: the client's key names the server section. */
+/** LangChain4j {@code langchain4j-mcp} 1.0.0-beta5 over stdio; this version keeps no initialize result: the agent reads the server's name from the initialize answer for the server section. */
 class LangChain4j100StdioIT extends AbstractLangChain4jConcurrencyScenarios {
     @Override
     String version() {
@@ -19,7 +19,7 @@ class LangChain4j100StdioIT extends AbstractLangChain4jConcurrencyScenarios {
 
     @Override
     String serverSection() {
-        return "fixture-key";
+        return "fixture-server";
     }
 
     @Override
