@@ -9,6 +9,7 @@ import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.sdk.ListedTools;
 import dev.mcppolicy.agent.sdk.Results;
 import dev.mcppolicy.agent.sdk.ToolLists;
 import dev.mcppolicy.engine.Decision;
@@ -19,7 +20,6 @@ import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -48,8 +48,8 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
 
     private final PolicyHolder holder;
     private final CallDecider decider;
-    /** Client side, per requester (one per client): its tools by name, for {@code "arguments": "input_schema"} rules. */
-    private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Client side, per requester (one per client): its tools, for {@code "arguments": "input_schema"} rules. */
+    private final ListedTools listedTools = new ListedTools();
     /** Client side, per requester: the {@code serverInfo.name} its server gave. */
     private final Map<Object, String> serverNames = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -210,7 +210,7 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             String server = policy.serverSection(serverNames.get(requester), ModernObjects.serverAddress(requester));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ModernObjects.arguments(spec), "client-"
                     + Integer.toHexString(System.identityHashCode(requester)), ModernObjects.clientName(requester),
-                    listedInputSchema(policy, requester, server, tool));
+                    listedTools.inputSchema(policy, requester, server, tool));
             // the agent's own app is the MCP client here: approvals go to the admin channel
             Decided decided = decider.decide(policy, call, sdk, () -> false);
             decision = decided.decision();
@@ -261,7 +261,7 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             return list;
         }
         learnServerName(requester, list);
-        remember(requester, list);
+        listedTools.remember(requester, list, "modern client tools/list");
         String name = serverNames.get(requester);
         String address = ModernObjects.serverAddress(requester);
         sections.listed(policy, name, address, null);
@@ -273,28 +273,6 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
         String name = ModernObjects.serverName(result);
         if (name != null) {
             serverNames.put(requester, name);
-        }
-    }
-
-    private Map<String, ?> listedInputSchema(PolicySnapshot policy, Object requester, String server, String tool) {
-        if (!policy.needsInputSchema(Side.CLIENT, server, tool)) {
-            return null;
-        }
-        Map<String, Object> tools = listedTools.get(requester);
-        Object listed = tools == null ? null : tools.get(tool);
-        return listed == null ? null : ToolLists.inputSchemaOf(listed);
-    }
-
-    private void remember(Object requester, Object listToolsResult) {
-        try {
-            Map<String, Object> tools = listedTools.computeIfAbsent(requester, key -> new ConcurrentHashMap<>());
-            ToolLists.forEachTool(listToolsResult, (name, tool) -> {
-                if (name != null) {
-                    tools.put(name, tool);
-                }
-            });
-        } catch (Throwable t) {
-            Diagnostics.adviceError("modern client tools/list (remembering input schemas)", t);
         }
     }
 

@@ -17,10 +17,7 @@ import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
-import java.util.Collections;
 import java.util.Map;
-import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -59,12 +56,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private final ElicitationChannel elicitation;
     /** Server side: the request and session of each held call, for cancels and closes the SDK does not act on. */
     private final HeldRequests heldRequests;
-    /**
-     * Client side: the tools each client has listed ({@code McpSchema.Tool} by name), for rules that
-     * validate arguments against the tool's advertised {@code inputSchema}. Weak keys: a closed client
-     * and its tools go away together.
-     */
-    private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Client side: the tools each client has listed, for {@code "arguments": "input_schema"} rules. */
+    private final ListedTools listedTools = new ListedTools();
     /**
      * The params of the call whose handler {@link #runHandler} is running on this thread; read only while
      * {@link #RERUNNING} is non-zero, so a call on the usual path pays one volatile read for it.
@@ -216,7 +209,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             tool = ToolLists.toolName(request);
             String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
-                    clientSession(client), Identity.clientName(client), listedInputSchema(policy, client, server, tool));
+                    clientSession(client), Identity.clientName(client), listedTools.inputSchema(policy, client, server, tool));
             // the agent's own app is the MCP client here: approvals go to the admin channel
             Decided decided = decider.decide(policy, call, sdk, () -> false);
             decision = decided.decision();
@@ -250,7 +243,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
 
     private Object clientList(PolicySnapshot policy, Object result, Object client) throws ReflectiveOperationException {
         return Results.monoMap(result, list -> {
-            remember(client, list);
+            listedTools.remember(client, list, "client listTools");
             String name = Identity.serverName(client);
             String address = Identity.serverAddress(client);
             sections.listed(policy, name, address, null);
@@ -301,33 +294,6 @@ public final class McpHooks implements PolicyBridge.Hooks {
             Diagnostics.adviceError("server session close (its held calls)", t);
         }
         return null;
-    }
-
-    /**
-     * The {@code inputSchema} of a tool this client has listed, when the rule needs it; {@code null}
-     * otherwise, and for a tool the client called without listing it first (the rule then denies: its
-     * arguments cannot be checked).
-     */
-    private Map<String, ?> listedInputSchema(PolicySnapshot policy, Object client, String server, String tool) {
-        if (!policy.needsInputSchema(Side.CLIENT, server, tool)) {
-            return null;
-        }
-        Map<String, Object> tools = listedTools.get(client);
-        Object listed = tools == null ? null : tools.get(tool);
-        return listed == null ? null : ToolLists.inputSchemaOf(listed);
-    }
-
-    private void remember(Object client, Object listToolsResult) {
-        try {
-            Map<String, Object> tools = listedTools.computeIfAbsent(client, key -> new ConcurrentHashMap<>());
-            ToolLists.forEachTool(listToolsResult, (name, tool) -> {
-                if (name != null) {
-                    tools.put(name, tool);
-                }
-            });
-        } catch (Throwable t) {
-            Diagnostics.adviceError("client listTools (remembering input schemas)", t);
-        }
     }
 
     /**
