@@ -3,7 +3,7 @@ package dev.mcppolicy.agent;
 import java.util.Set;
 
 /**
- * The internal names of the SDK (and LangChain4j MCP client) types the hooks apply to, as plain strings: the premain-time filter
+ * The internal names of the SDK (and LangChain4j MCP client, Quarkus MCP server) types the hooks apply to, as plain strings: the premain-time filter
  * must not load the instrumentation classes to learn them. {@code HookInstaller} checks that its instrumentations agree.
  */
 public final class HookedTypes {
@@ -37,7 +37,8 @@ public final class HookedTypes {
             "io/modelcontextprotocol/modern/client/McpSyncClient$ListToolsSpec",
             "io/modelcontextprotocol/modern/client/McpAsyncClient$ListToolsSpec",
             "io/modelcontextprotocol/modern/client/McpSyncClient$ListSpec",
-            "io/modelcontextprotocol/modern/client/McpAsyncClient$ListSpec");
+            "io/modelcontextprotocol/modern/client/McpAsyncClient$ListSpec",
+            "io/quarkiverse/mcp/server/runtime/ToolMessageHandler");
 
     /** The agent's own stand-in for a server dispatch, woven to prove the hooks fire (see {@code Canary}). */
     public static final String CANARY = "dev/mcppolicy/agent/canary/CanaryTarget";

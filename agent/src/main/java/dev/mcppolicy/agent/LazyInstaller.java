@@ -27,10 +27,7 @@ final class LazyInstaller implements ClassFileTransformer {
     static final String SPRING_AI_PREFIX = "org/springframework/ai/mcp/";
     /** LangChain4j's own MCP client, which does not use the SDK: its classes wake the agent too. */
     static final String LANGCHAIN4J_PREFIX = "dev/langchain4j/mcp/";
-    /**
-     * The Quarkus MCP server, not hooked yet: its classes wake the agent so that {@link UnhookedStacks} can say so (the
-     * Kotlin MCP SDK is under {@link #SDK_PREFIX}). A plain constant, so a JVM without MCP loads no class for it.
-     */
+    /** The Quarkus MCP server, which does not use the SDK: its classes wake the agent too. */
     static final String QUARKUS_PREFIX = "io/quarkiverse/mcp/";
 
     private final PolicyHolder policy;

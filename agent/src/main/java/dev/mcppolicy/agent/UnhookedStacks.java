@@ -14,9 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class UnhookedStacks {
     /** Package prefix (internal form) and the library it is, as README's supported-stacks table names it. */
     private static final String[][] FAMILIES = {
-        {"io/modelcontextprotocol/kotlin/", "the Kotlin MCP SDK (io.modelcontextprotocol:kotlin-sdk)"},
-        {LazyInstaller.QUARKUS_PREFIX, "the Quarkus MCP server (io.quarkiverse.mcp)"}};
-    private static final AtomicBoolean[] WARNED = {new AtomicBoolean(), new AtomicBoolean()};
+        {"io/modelcontextprotocol/kotlin/", "the Kotlin MCP SDK (io.modelcontextprotocol:kotlin-sdk)"}};
+    private static final AtomicBoolean[] WARNED = {new AtomicBoolean()};
 
     private UnhookedStacks() {
     }

@@ -21,6 +21,7 @@ public final class PolicyBridge {
     private static volatile Hooks hooks;
     private static volatile LangChain4jHooks langchain4j;
     private static volatile ModernHooks modern;
+    private static volatile QuarkusHooks quarkus;
 
     private PolicyBridge() {
     }
@@ -150,6 +151,33 @@ public final class PolicyBridge {
         return current;
     }
 
+    /** Called once by the agent, beside {@link #install}, before any MCP class is transformed. */
+    public static void installQuarkus(QuarkusHooks installed) {
+        quarkus = installed;
+    }
+
+    /**
+     * Quarkus MCP server {@code ToolMessageHandler.toolsCall(message, request)}: {@code null} to run the tool, else the
+     * Vert.x {@code Future<Void>} to return (of the denial the hook sent, or of a call that waits for the policy or an
+     * approval). {@code call} is the hooked method's own handle.
+     */
+    public static Object quarkusServerCall(Object handler, Object message, Object request, Object call) {
+        return quarkus().serverCall(handler, message, request, call);
+    }
+
+    /** Quarkus MCP server {@code toolsList}: {@code tools.add(tool)}, made only for a tool the policy lists; returns {@code tools}. */
+    public static Object quarkusServerListed(Object tools, Object tool) {
+        return quarkus().serverListed(tools, tool);
+    }
+
+    private static QuarkusHooks quarkus() {
+        QuarkusHooks current = quarkus;
+        if (current == null) {
+            throw new IllegalStateException("mcp-policy agent bridge used before it was installed");
+        }
+        return current;
+    }
+
     /**
      * LangChain4j {@code DefaultMcpClient.initialize()}: the future of the initialize answer its transport returned,
      * as the client is to wait on it (one that completes after the agent read the server's name from the answer).
@@ -217,5 +245,12 @@ public final class PolicyBridge {
         Object clientCallAsync(Object result, Object spec);
 
         Object clientList(Object result, Object spec);
+    }
+
+    /** What the agent plugs in for the Quarkus MCP server; see the {@code quarkus...} methods. */
+    public interface QuarkusHooks {
+        Object serverCall(Object handler, Object message, Object request, Object call);
+
+        Object serverListed(Object tools, Object tool);
     }
 }

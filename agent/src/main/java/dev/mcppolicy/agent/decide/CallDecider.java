@@ -91,16 +91,9 @@ public final class CallDecider {
      */
     public Object awaitApproval(PendingCall held, ClassLoader sdk, Runnable askClient, Proceed proceed, Denial denial)
             throws ReflectiveOperationException {
-        String tool = held.call().tool();
         // a copy: Reactor cancels the future it waits on when the caller cancels, and the entry's own must stay
-        Object waiting = Results.monoAfter(sdk, held.outcome().thenApply(outcome -> outcome), outcome -> {
-            Decision decision = outcome.decision(held.held());
-            log.record(held.call(), decision, 0, sdk, outcome.note(held.id()));
-            if (outcome.kind() == Outcome.Kind.CANCELLED) {
-                return Results.monoEmpty(sdk);
-            }
-            return decision.effect() == Effect.ALLOW ? proceed.get() : denial.of(decision.callerMessage(tool));
-        });
+        Object waiting = Results.monoAfter(sdk, held.outcome().thenApply(outcome -> outcome),
+                outcome -> answer(held, outcome, sdk, proceed, denial, () -> Results.monoEmpty(sdk)));
         if (askClient != null) {
             Object answer = waiting;
             waiting = Results.monoDefer(sdk, () -> {
@@ -114,5 +107,20 @@ public final class CallDecider {
                 log.record(held.call(), cancelled.decision(held.held()), 0, sdk, cancelled.note(held.id()));
             }
         });
+    }
+
+    /**
+     * The answer to a held call once a person (or the timeout, or a cancellation) decided, for a stack that waits for
+     * {@link PendingCall#outcome()} its own way: logs the outcome as the call's decision line, then approved:
+     * {@code proceed}; cancelled: {@code cancelled} (answer nothing); otherwise the §5 denial.
+     */
+    public Object answer(PendingCall held, Outcome outcome, ClassLoader sdk, Proceed proceed, Denial denial, Proceed cancelled)
+            throws Throwable {
+        Decision decision = outcome.decision(held.held());
+        log.record(held.call(), decision, 0, sdk, outcome.note(held.id()));
+        if (outcome.kind() == Outcome.Kind.CANCELLED) {
+            return cancelled.get();
+        }
+        return decision.effect() == Effect.ALLOW ? proceed.get() : denial.of(decision.callerMessage(held.call().tool()));
     }
 }

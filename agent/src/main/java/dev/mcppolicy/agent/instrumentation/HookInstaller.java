@@ -26,6 +26,7 @@ public final class HookInstaller {
         List<TypeInstrumentation> all = new ArrayList<>(McpSdkModule.instrumentations(serializeStdio));
         all.addAll(ModernSdkModule.instrumentations());
         all.addAll(LangChain4jModule.instrumentations());
+        all.addAll(QuarkusMcpModule.instrumentations());
         Set<String> missing = new TreeSet<>();
         for (TypeInstrumentation instrumentation : all) {
             if (!prefiltered.contains(instrumentation.internalName())) {

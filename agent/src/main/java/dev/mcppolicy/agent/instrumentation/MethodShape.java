@@ -41,7 +41,7 @@ public interface MethodShape {
 
     /**
      * An instance method called {@code name} with the access flag {@code access} ({@code ACC_PUBLIC} or
-     * {@code ACC_PRIVATE}), returning {@code returns}, taking exactly {@code arguments} arguments (zero or more)
+     * {@code ACC_PRIVATE}; 0 for package access: neither, nor {@code ACC_PROTECTED}), returning {@code returns}, taking exactly {@code arguments} arguments (zero or more)
      * whose first is {@code firstArgument} (any when null); never a synthetic or bridge method.
      */
     static MethodShape method(int access, String name, int arguments, String firstArgument, String returns) {
@@ -93,10 +93,12 @@ public interface MethodShape {
     /** See {@link #method}. */
     record Declared(int access, String name, int arguments, String firstArgument, String returns) implements MethodShape {
         private static final int EXCLUDED = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC | Opcodes.ACC_BRIDGE;
+        private static final int VISIBILITY = Opcodes.ACC_PUBLIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_PROTECTED;
 
         @Override
         public boolean matches(int flags, String candidate, String descriptor) {
-            if ((flags & access) == 0 || (flags & EXCLUDED) != 0 || !candidate.equals(name)
+            boolean accessible = access == 0 ? (flags & VISIBILITY) == 0 : (flags & access) != 0;
+            if (!accessible || (flags & EXCLUDED) != 0 || !candidate.equals(name)
                     || !Type.getReturnType(descriptor).getDescriptor().equals(returns)) {
                 return false;
             }

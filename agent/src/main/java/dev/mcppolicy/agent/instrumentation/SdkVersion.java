@@ -23,7 +23,8 @@ final class SdkVersion {
     /** Group and artifact: the SDK's own jars, and the Spring transports' (in the SDK before 2.0, in Spring AI from 2.0). */
     private static final String[] ARTIFACTS = {"io.modelcontextprotocol.sdk/mcp-core", "io.modelcontextprotocol.sdk/mcp",
         "io.modelcontextprotocol.sdk/mcp-spring-webmvc", "io.modelcontextprotocol.sdk/mcp-spring-webflux",
-        "org.springframework.ai/mcp-spring-webmvc", "org.springframework.ai/mcp-spring-webflux", "dev.langchain4j/langchain4j-mcp"};
+        "org.springframework.ai/mcp-spring-webmvc", "org.springframework.ai/mcp-spring-webflux", "dev.langchain4j/langchain4j-mcp",
+        "io.quarkiverse.mcp/quarkus-mcp-server-core"};
     /** By jar: the hooked classes of one JVM mostly come from one SDK jar, opened once. */
     private static final Map<String, String> BY_LOCATION = new ConcurrentHashMap<>();
 
@@ -105,6 +106,6 @@ final class SdkVersion {
     private static final class Nested {
         /** The innermost jar of a nested location: {@code .../BOOT-INF/lib/mcp-core-0.17.0.jar!/}. */
         static final Pattern SDK_JAR = Pattern.compile(
-                "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp)-(\\d[^/!]*)\\.jar!?/?$");
+                "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp|quarkus-mcp-server-core)-(\\d[^/!]*)\\.jar!?/?$");
     }
 }

@@ -7,6 +7,7 @@ import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.instrumentation.LangChain4jModule;
 import dev.mcppolicy.agent.instrumentation.McpSdkModule;
 import dev.mcppolicy.agent.instrumentation.ModernSdkModule;
+import dev.mcppolicy.agent.instrumentation.QuarkusMcpModule;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyLint;
 import dev.mcppolicy.policy.PolicyWarning;
@@ -99,7 +100,8 @@ public final class StartupSummary {
                 + " HTTP caller identity, stdio/SSE session cancels and closes (for held calls)" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
                 + "; MCP Java SDK " + ModernSdkModule.VERSIONS + " modern API server tools/call + tools/list, client ToolSpec.call + callOnce"
                 + " + tool lists; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"
-                + "; not hooked yet, a WARN when loaded: the Quarkus MCP server, the Kotlin MCP SDK"
+                + "; Quarkus MCP server " + QuarkusMcpModule.VERSIONS + " tools/call + tools/list"
+                + "; not hooked yet, a WARN when loaded: the Kotlin MCP SDK"
                 + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp,"
                 + " dev.langchain4j.mcp or io.quarkiverse.mcp class loads");
     }

@@ -29,7 +29,25 @@ class McpSdkModuleTest {
         for (TypeInstrumentation instrumentation : ModernSdkModule.instrumentations()) {
             declared.add(instrumentation.internalName());
         }
+        for (TypeInstrumentation instrumentation : QuarkusMcpModule.instrumentations()) {
+            declared.add(instrumentation.internalName());
+        }
         assertThat(declared).isEqualTo(new TreeSet<>(HookedTypes.INTERNAL_NAMES));
+    }
+
+    /** Access 0 is package access (the Quarkus MCP server's {@code toolsCall}): neither public, private nor protected. */
+    @Test
+    void packageAccessShapeMatchesOnlyPackagePrivateMethods() {
+        String descriptor = "(Lio/vertx/core/json/JsonObject;Ljava/lang/Object;)Lio/vertx/core/Future;";
+        MethodShape shape = MethodShape.method(0, "toolsCall", 2, "Lio/vertx/core/json/JsonObject;", "Lio/vertx/core/Future;");
+        assertThat(shape.matches(0, "toolsCall", descriptor)).isTrue();
+        assertThat(shape.matches(Opcodes.ACC_FINAL, "toolsCall", descriptor)).isTrue();
+        assertThat(shape.matches(Opcodes.ACC_PUBLIC, "toolsCall", descriptor)).isFalse();
+        assertThat(shape.matches(Opcodes.ACC_PRIVATE, "toolsCall", descriptor)).isFalse();
+        assertThat(shape.matches(Opcodes.ACC_PROTECTED, "toolsCall", descriptor)).isFalse();
+        assertThat(shape.matches(Opcodes.ACC_STATIC, "toolsCall", descriptor)).isFalse();
+        assertThat(shape.matches(0, "toolsList", descriptor)).isFalse();
+        assertThat(shape.matches(0, "toolsCall", "(Lio/vertx/core/json/JsonObject;)Lio/vertx/core/Future;")).isFalse();
     }
 
     @Test

@@ -87,29 +87,38 @@ abstract class AbstractConcurrencyScenarios {
                 Fixtures.classPath(sdkVersion()), "fixture.FixtureServer", List.of("streamable"))) {
             String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
             URI endpoint = URI.create("http://127.0.0.1:" + listening.substring("FIXTURE LISTENING ".length()).trim() + "/mcp");
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-            HttpResponse<String> init = http.send(post(endpoint, null, null, INIT.formatted("2025-03-26")),
-                    HttpResponse.BodyHandlers.ofString());
-            String session = init.headers().firstValue("mcp-session-id").orElseThrow(
-                    () -> new AssertionError("no session id: " + init + " " + init.body() + "\n" + server.dump()));
-            String protocol = messages(init.body()).get(0).path("result").path("protocolVersion").asText();
-            http.send(post(endpoint, session, protocol, INITIALIZED), HttpResponse.BodyHandlers.ofString());
-
             long start = System.nanoTime();
-            List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
-            for (String request : mix.requests()) {
-                inFlight.add(http.sendAsync(post(endpoint, session, protocol, request), HttpResponse.BodyHandlers.ofString()));
-            }
-            List<String> lines = new ArrayList<>();
-            for (CompletableFuture<HttpResponse<String>> response : inFlight) {
-                for (JsonNode message : messages(response.get().body())) {
-                    lines.add(message.toString());
-                }
-            }
-            report("streamable HTTP", lines.size(), start);
-            mix.assertAnswered(CallMix.byId(lines), server.dump());
-            assertServerAccounted(mix, server, dir);
+            int answered = pipelineOverStreamableHttp(server, endpoint, dir, mix);
+            report("streamable HTTP", answered, start);
         }
+    }
+
+    /**
+     * The mix as concurrent POSTs on one streamable HTTP session of the server at {@code endpoint} (after its
+     * {@code initialize}), all in flight at once: every call answered once and accounted for; returns how many answers came.
+     */
+    static int pipelineOverStreamableHttp(ForkedJvm server, URI endpoint, Path dir, CallMix mix) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> init = http.send(post(endpoint, null, null, INIT.formatted("2025-03-26")),
+                HttpResponse.BodyHandlers.ofString());
+        String session = init.headers().firstValue("mcp-session-id").orElseThrow(
+                () -> new AssertionError("no session id: " + init + " " + init.body() + "\n" + server.dump()));
+        String protocol = messages(init.body()).get(0).path("result").path("protocolVersion").asText();
+        http.send(post(endpoint, session, protocol, INITIALIZED), HttpResponse.BodyHandlers.ofString());
+
+        List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
+        for (String request : mix.requests()) {
+            inFlight.add(http.sendAsync(post(endpoint, session, protocol, request), HttpResponse.BodyHandlers.ofString()));
+        }
+        List<String> lines = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> response : inFlight) {
+            for (JsonNode message : messages(response.get().body())) {
+                lines.add(message.toString());
+            }
+        }
+        mix.assertAnswered(CallMix.byId(lines), server.dump());
+        assertServerAccounted(mix, server, dir);
+        return lines.size();
     }
 
     /** The load held, for README's Reliability section (in the failsafe report of each run). */

@@ -83,6 +83,26 @@ final class Fixtures {
         return jar;
     }
 
+    /**
+     * The Quarkus fixture app on {@code quarkus-mcp-server} {@code version} ({@code fixtures/quarkus-mcp-<version>}) as
+     * Quarkus builds it: {@code target/quarkus-app/quarkus-run.jar}, run with {@code java -jar}.
+     */
+    static Path quarkusApp(String version) {
+        Path jar = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "quarkus-mcp-" + version, "target", "quarkus-app",
+                "quarkus-run.jar").toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("Quarkus fixture " + version + " not built: " + jar);
+        }
+        return jar;
+    }
+
+    /** A TCP port free on loopback now, for a server that cannot report the one it took (Quarkus' port 0 stays 0 in its config). */
+    static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
     /** Only the fixture classes: a JVM with no MCP SDK on its class path. */
     static String classesOnly(String sdkVersion) {
         return fixtureModule(sdkVersion).resolve("target/classes").toString();

@@ -16,13 +16,26 @@ final class StdioRpc {
     /** An SDK version of {@link #start} that names the SDK 2.2 modern API's server ({@code fixture.ModernServer}). */
     static final String MODERN = McpPair.MODERN_SDK + "-modern";
 
+    /** What an SDK version of {@link #start} starts with to name the Quarkus fixture app on that quarkus-mcp-server version. */
+    static final String QUARKUS = "quarkus-";
+
+    /** The Quarkus fixture app with a stdio transport. */
+    static final String QUARKUS_STDIO = QUARKUS + "1.10.1";
+
     /**
      * A stdio fixture server under the agent, with extra JVM options (the agent's test hooks) first; {@link #MODERN}
-     * starts the modern API's server, whose requests need {@link #forSdk} and no {@code initialize}.
+     * starts the modern API's server, whose requests need {@link #forSdk} and no {@code initialize};
+     * {@code quarkus-<version>} the Quarkus fixture app ({@link Fixtures#quarkusApp}).
      */
     static ForkedJvm start(String name, String sdkVersion, Path dir, List<String> jvmOptions, String agentOptions) throws Exception {
         List<String> args = new ArrayList<>(jvmOptions);
         args.add(Fixtures.javaagent(agentOptions));
+        if (sdkVersion.startsWith(QUARKUS)) {
+            List<String> command = new ArrayList<>(List.of(ForkedJvm.javaExecutable()));
+            command.addAll(args);
+            command.addAll(List.of("-jar", Fixtures.quarkusApp(sdkVersion.substring(QUARKUS.length())).toString()));
+            return ForkedJvm.startProcess(name, dir, command);
+        }
         boolean modern = MODERN.equals(sdkVersion);
         return ForkedJvm.start(name, dir, args, Fixtures.classPath(modern ? McpPair.MODERN_SDK : sdkVersion),
                 modern ? "fixture.ModernServer" : "fixture.FixtureServer", List.of("stdio"));

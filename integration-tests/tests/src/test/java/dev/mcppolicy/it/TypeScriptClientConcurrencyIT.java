@@ -13,11 +13,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The TypeScript MCP SDK's client (a third-party peer, from the directory {@code .ci/install-peers.sh}
  * fills) keeps {@value AbstractConcurrencyScenarios#CALLS} calls in flight at once against a real stdio
  * server under the agent, as the issue that found the lost answers did: every call answered exactly
- * once, each as its kind must be, on the oldest, middle and newest SDK.
+ * once, each as its kind must be, on the oldest, middle and newest SDK, and on the Quarkus MCP server.
  */
 class TypeScriptClientConcurrencyIT {
     @ParameterizedTest
-    @ValueSource(strings = {"0.10.0", "1.1.5", "2.0.0", "2.1.0"})
+    @ValueSource(strings = {"0.10.0", "1.1.5", "2.0.0", "2.1.0", StdioRpc.QUARKUS_STDIO})
     void answersEveryCallOfAPipeliningTypeScriptClient(String sdkVersion) throws Exception {
         Path sdk = peersDir().resolve("node_modules/@modelcontextprotocol/sdk");
         assertThat(sdk.resolve("dist/esm/client/stdio.js")).as("the TypeScript SDK in the peers directory; install the peers"
@@ -27,9 +27,13 @@ class TypeScriptClientConcurrencyIT {
         CallMix mix = new CallMix(AbstractConcurrencyScenarios.CALLS);
         Path calls = Files.writeString(dir.resolve("calls.json"), mix.callsJson());
         Path script = Path.of(TypeScriptClientConcurrencyIT.class.getResource("/ts-pipelining-client.mjs").toURI());
-        List<String> command = List.of("node", script.toString(), sdk.toString(), calls.toString(), "--",
-                ForkedJvm.javaExecutable(), Fixtures.javaagent(AbstractConcurrencyScenarios.options("audit=audit.jsonl")), "-cp", Fixtures.classPath(sdkVersion),
-                "fixture.FixtureServer", "stdio");
+        List<String> command = new java.util.ArrayList<>(List.of("node", script.toString(), sdk.toString(), calls.toString(), "--",
+                ForkedJvm.javaExecutable(), Fixtures.javaagent(AbstractConcurrencyScenarios.options("audit=audit.jsonl"))));
+        if (sdkVersion.startsWith(StdioRpc.QUARKUS)) {
+            command.addAll(List.of("-jar", Fixtures.quarkusApp(sdkVersion.substring(StdioRpc.QUARKUS.length())).toString()));
+        } else {
+            command.addAll(List.of("-cp", Fixtures.classPath(sdkVersion), "fixture.FixtureServer", "stdio"));
+        }
         try (ForkedJvm client = ForkedJvm.startProcess("ts-client-" + sdkVersion, dir, command)) {
             client.awaitStdout(0, line -> line.startsWith("{\"done\":"));
             mix.assertAnswered(CallMix.byId(client.stdout()), client.dump());

@@ -102,8 +102,8 @@ class UnhookableSdkIT {
             """;
 
     /**
-     * MCP libraries the agent does not hook yet (the Kotlin MCP SDK, the Quarkus MCP server; here stand-ins of one class
-     * each in their packages): the first class of each is a WARN naming it and its library, once, and the app runs on.
+     * An MCP library the agent does not hook yet (the Kotlin MCP SDK; here stand-ins of two of its classes): the first
+     * class is a WARN naming it and its library, once, and the app runs on.
      */
     @Test
     void warnsOnceAboutEachMcpLibraryItDoesNotHook() throws Exception {
@@ -122,12 +122,6 @@ class UnhookableSdkIT {
                         public class Client {
                         }
                         """,
-                "io/quarkiverse/mcp/server/runtime/ToolMessageHandler.java", """
-                        package io.quarkiverse.mcp.server.runtime;
-
-                        public class ToolMessageHandler {
-                        }
-                        """,
                 "app/Main.java", """
                         package app;
 
@@ -135,7 +129,6 @@ class UnhookableSdkIT {
                             public static void main(String[] args) {
                                 new io.modelcontextprotocol.kotlin.sdk.server.Server();
                                 new io.modelcontextprotocol.kotlin.sdk.client.Client();
-                                new io.quarkiverse.mcp.server.runtime.ToolMessageHandler();
                                 System.out.println("loaded");
                             }
                         }
@@ -149,11 +142,47 @@ class UnhookableSdkIT {
             assertThat(warnings).as(jvm.dump()).containsExactly(
                     "[mcp-policy] WARN NOT policed: io.modelcontextprotocol.kotlin.sdk.server.Server (classes) is the Kotlin MCP SDK"
                             + " (io.modelcontextprotocol:kotlin-sdk), which this agent does not hook yet; its tool calls are NOT policed"
-                            + " (README, Supported stacks)",
-                    "[mcp-policy] WARN NOT policed: io.quarkiverse.mcp.server.runtime.ToolMessageHandler (classes) is the Quarkus MCP"
-                            + " server (io.quarkiverse.mcp), which this agent does not hook yet; its tool calls are NOT policed"
                             + " (README, Supported stacks)");
             assertThat(jvm.stderr()).noneMatch(line -> line.contains("advice error"));
+        }
+    }
+
+    /**
+     * The Quarkus MCP server's {@code ToolMessageHandler} of a shape the agent does not know (a version with other
+     * signatures, or a vendored copy): a WARN per hook it cannot place, naming the class and the shape expected.
+     */
+    @Test
+    void warnsLoudlyAboutAQuarkusMcpServerItCannotHook() throws Exception {
+        Path dir = Fixtures.workDir("UnhookableSdkIT-quarkus");
+        Files.writeString(dir.resolve("mcp-policy.json"), Policies.SERVER);
+        Path classes = compile(dir.resolve("src"), dir.resolve("classes"), "io/quarkiverse/mcp/server/runtime/ToolMessageHandler.java", """
+                package io.quarkiverse.mcp.server.runtime;
+
+                public class ToolMessageHandler {
+                    public String describe() {
+                        return "a ToolMessageHandler from a Quarkus MCP server shape the agent does not know";
+                    }
+                }
+                """, """
+                package app;
+
+                public class Main {
+                    public static void main(String[] args) {
+                        System.out.println(new io.quarkiverse.mcp.server.runtime.ToolMessageHandler().describe());
+                    }
+                }
+                """);
+
+        try (ForkedJvm jvm = ForkedJvm.start("unhookable-quarkus", dir, List.of(Fixtures.javaagent("")), classes.toString(),
+                "app.Main", List.of())) {
+            assertThat(jvm.waitForExit()).as(jvm.dump()).isZero();
+            assertThat(jvm.stdout()).containsExactly("a ToolMessageHandler from a Quarkus MCP server shape the agent does not know");
+            String warn = "[mcp-policy] WARN NOT instrumented: io.quarkiverse.mcp.server.runtime.ToolMessageHandler (version unknown): no method for ";
+            assertThat(jvm.stderr()).as(jvm.dump())
+                    .anyMatch(line -> line.startsWith(warn + "tools/call (expected the quarkus-mcp-server ")
+                            && line.endsWith("these calls are NOT policed"))
+                    .anyMatch(line -> line.startsWith(warn + "tools/list"))
+                    .noneMatch(line -> line.contains("advice error"));
         }
     }
 
