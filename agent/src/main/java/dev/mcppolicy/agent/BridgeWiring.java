@@ -4,6 +4,7 @@ import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.langchain4j.LangChain4jHooks;
+import dev.mcppolicy.agent.kotlin.KotlinHooks;
 import dev.mcppolicy.agent.modern.ModernHooks;
 import dev.mcppolicy.agent.quarkus.QuarkusHooks;
 import dev.mcppolicy.agent.sdk.McpHooks;
@@ -30,5 +31,6 @@ final class BridgeWiring {
         PolicyBridge.installLangChain4j(new LangChain4jHooks(policy, log, sections));
         PolicyBridge.installModern(new ModernHooks(policy, log, approvals, showArguments, sections));
         PolicyBridge.installQuarkus(new QuarkusHooks(policy, log, approvals, showArguments));
+        PolicyBridge.installKotlin(new KotlinHooks(policy, log, approvals, showArguments, sections));
     }
 }

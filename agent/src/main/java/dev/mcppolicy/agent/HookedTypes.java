@@ -3,7 +3,7 @@ package dev.mcppolicy.agent;
 import java.util.Set;
 
 /**
- * The internal names of the SDK (and LangChain4j MCP client, Quarkus MCP server) types the hooks apply to, as plain strings: the premain-time filter
+ * The internal names of the SDK (and LangChain4j MCP client, Quarkus MCP server, Kotlin MCP SDK) types the hooks apply to, as plain strings: the premain-time filter
  * must not load the instrumentation classes to learn them. {@code HookInstaller} checks that its instrumentations agree.
  */
 public final class HookedTypes {
@@ -38,7 +38,9 @@ public final class HookedTypes {
             "io/modelcontextprotocol/modern/client/McpAsyncClient$ListToolsSpec",
             "io/modelcontextprotocol/modern/client/McpSyncClient$ListSpec",
             "io/modelcontextprotocol/modern/client/McpAsyncClient$ListSpec",
-            "io/quarkiverse/mcp/server/runtime/ToolMessageHandler");
+            "io/quarkiverse/mcp/server/runtime/ToolMessageHandler",
+            "io/modelcontextprotocol/kotlin/sdk/server/Server",
+            "io/modelcontextprotocol/kotlin/sdk/client/Client");
 
     /** The agent's own stand-in for a server dispatch, woven to prove the hooks fire (see {@code Canary}). */
     public static final String CANARY = "dev/mcppolicy/agent/canary/CanaryTarget";

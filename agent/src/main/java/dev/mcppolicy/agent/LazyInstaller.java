@@ -72,7 +72,6 @@ final class LazyInstaller implements ClassFileTransformer {
         }
         if (!HookedTypes.isHooked(className)) {
             // nothing to weave here: the install goes on beside the app, which waits only for a class it must weave
-            UnhookedStacks.loaded(className, protectionDomain);
             activateInBackground();
             return null;
         }
@@ -106,7 +105,7 @@ final class LazyInstaller implements ClassFileTransformer {
 
     /**
      * Whether a class of this name wakes the agent: the SDK's (its Kotlin SDK too), Spring AI's MCP, LangChain4j's MCP
-     * client, the canary, and the MCP libraries the agent does not hook yet ({@link UnhookedStacks}), which are a WARN.
+     * client, the Quarkus MCP server and the canary.
      */
     static boolean wakesUp(String className) {
         return className != null && (className.startsWith(SDK_PREFIX) || className.startsWith(SPRING_AI_PREFIX)

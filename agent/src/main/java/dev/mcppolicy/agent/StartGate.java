@@ -77,7 +77,6 @@ final class StartGate implements ClassFileTransformer, Runnable {
         }
         if (!HookedTypes.isHooked(className)) {
             // a class the agent does not weave wakes it but never waits for it
-            UnhookedStacks.loaded(className, protectionDomain);
             wakeUp();
             return null;
         }

@@ -22,6 +22,7 @@ public final class PolicyBridge {
     private static volatile LangChain4jHooks langchain4j;
     private static volatile ModernHooks modern;
     private static volatile QuarkusHooks quarkus;
+    private static volatile KotlinHooks kotlin;
 
     private PolicyBridge() {
     }
@@ -170,6 +171,47 @@ public final class PolicyBridge {
         return quarkus().serverListed(tools, tool);
     }
 
+    /** Called once by the agent, beside {@link #install}, before any MCP class is transformed. */
+    public static void installKotlin(KotlinHooks installed) {
+        kotlin = installed;
+    }
+
+    /**
+     * Kotlin MCP SDK server {@code Server.handleCallTool(session, request, continuation)}: {@code null} to run it, else
+     * its result (a denial, or {@code COROUTINE_SUSPENDED} for a call that waits and resumes {@code continuation}).
+     */
+    public static Object kotlinServerCall(Object server, Object session, Object request, Object continuation, Object call) {
+        return kotlin().serverCall(server, session, request, continuation, call);
+    }
+
+    /** Kotlin server {@code handleListTools()}: the {@code ListToolsResult} to answer with. */
+    public static Object kotlinServerList(Object result, Object server) {
+        return kotlin().serverList(result, server);
+    }
+
+    /** Kotlin client {@code callTool(request, options, continuation)}: {@code null} to send it, else its result. */
+    public static Object kotlinClientCall(Object client, Object request, Object options, Object continuation, Object call) {
+        return kotlin().clientCall(client, request, options, continuation, call);
+    }
+
+    /** Kotlin client {@code listTools}: the continuation to go on with (one that filters the list it gets). */
+    public static Object kotlinClientListing(Object continuation, Object client) {
+        return kotlin().clientListing(continuation, client);
+    }
+
+    /** Kotlin client {@code listTools}: what it returns (a list it got at once, filtered; {@code COROUTINE_SUSPENDED} as is). */
+    public static Object kotlinClientList(Object result, Object continuation, Object client) {
+        return kotlin().clientList(result, client);
+    }
+
+    private static KotlinHooks kotlin() {
+        KotlinHooks current = kotlin;
+        if (current == null) {
+            throw new IllegalStateException("mcp-policy agent bridge used before it was installed");
+        }
+        return current;
+    }
+
     private static QuarkusHooks quarkus() {
         QuarkusHooks current = quarkus;
         if (current == null) {
@@ -252,5 +294,18 @@ public final class PolicyBridge {
         Object serverCall(Object handler, Object message, Object request, Object call);
 
         Object serverListed(Object tools, Object tool);
+    }
+
+    /** What the agent plugs in for the Kotlin MCP SDK; see the {@code kotlin...} methods. */
+    public interface KotlinHooks {
+        Object serverCall(Object server, Object session, Object request, Object continuation, Object call);
+
+        Object serverList(Object result, Object server);
+
+        Object clientCall(Object client, Object request, Object options, Object continuation, Object call);
+
+        Object clientListing(Object continuation, Object client);
+
+        Object clientList(Object result, Object client);
     }
 }

@@ -27,6 +27,7 @@ public final class HookInstaller {
         all.addAll(ModernSdkModule.instrumentations());
         all.addAll(LangChain4jModule.instrumentations());
         all.addAll(QuarkusMcpModule.instrumentations());
+        all.addAll(KotlinSdkModule.instrumentations());
         Set<String> missing = new TreeSet<>();
         for (TypeInstrumentation instrumentation : all) {
             if (!prefiltered.contains(instrumentation.internalName())) {

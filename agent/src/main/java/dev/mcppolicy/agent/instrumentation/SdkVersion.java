@@ -24,7 +24,8 @@ final class SdkVersion {
     private static final String[] ARTIFACTS = {"io.modelcontextprotocol.sdk/mcp-core", "io.modelcontextprotocol.sdk/mcp",
         "io.modelcontextprotocol.sdk/mcp-spring-webmvc", "io.modelcontextprotocol.sdk/mcp-spring-webflux",
         "org.springframework.ai/mcp-spring-webmvc", "org.springframework.ai/mcp-spring-webflux", "dev.langchain4j/langchain4j-mcp",
-        "io.quarkiverse.mcp/quarkus-mcp-server-core"};
+        "io.quarkiverse.mcp/quarkus-mcp-server-core", "io.modelcontextprotocol/kotlin-sdk-server-jvm",
+        "io.modelcontextprotocol/kotlin-sdk-client-jvm"};
     /** By jar: the hooked classes of one JVM mostly come from one SDK jar, opened once. */
     private static final Map<String, String> BY_LOCATION = new ConcurrentHashMap<>();
 
@@ -68,7 +69,9 @@ final class SdkVersion {
         } catch (Exception e) {
             return "(version unknown: " + e + ")";
         }
-        return UNKNOWN;
+        // a jar with no Maven metadata (the Kotlin MCP SDK's, built by Gradle): known by its file name
+        Matcher name = Nested.SDK_JAR.matcher(location.toString());
+        return name.find() ? "(" + name.group(1) + " " + name.group(2) + ")" : UNKNOWN;
     }
 
     /**
@@ -106,6 +109,6 @@ final class SdkVersion {
     private static final class Nested {
         /** The innermost jar of a nested location: {@code .../BOOT-INF/lib/mcp-core-0.17.0.jar!/}. */
         static final Pattern SDK_JAR = Pattern.compile(
-                "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp|quarkus-mcp-server-core)-(\\d[^/!]*)\\.jar!?/?$");
+                "/(mcp-core|mcp|mcp-spring-webmvc|mcp-spring-webflux|langchain4j-mcp|quarkus-mcp-server-core|kotlin-sdk-server-jvm|kotlin-sdk-client-jvm)-(\\d[^/!]*)\\.jar!?/?$");
     }
 }

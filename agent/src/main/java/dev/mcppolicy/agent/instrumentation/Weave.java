@@ -18,7 +18,7 @@ import org.objectweb.asm.Type;
  * JIT sees a constant target, so the call inlines like a static one. Everything passes as {@code Object}; the
  * bridge returns {@code Object}, cast back to the type the woven code expects.
  *
- * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the four shapes below are all
+ * <p>Written against ASM directly, without Byte Buddy's {@code Advice}: the shapes below are all
  * the agent needs, and not loading Byte Buddy saves an MCP server ~0.5 s of start-up (issue 3). None
  * adds a local variable, a member or an exception handler, so the class keeps its format and can be
  * retransformed; the only stack map frame added is a "same locals, one Object on the stack" frame
@@ -123,6 +123,60 @@ public abstract class Weave {
                                 mv.visitInsn(Opcodes.SWAP);
                             }
                             callBridge(mv, method, 1);
+                            castToReturnType(mv, method.descriptor());
+                        }
+                        super.visitInsn(opcode);
+                    }
+
+                    @Override
+                    public void visitMaxs(int maxStack, int maxLocals) {
+                        super.visitMaxs(maxStack + operands.length + 1, maxLocals);
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * On entry, argument {@code argument} becomes {@code bridgeMethod(operands...)} (cast to its type), and before
+     * every {@code areturn} the value returned becomes {@code returnBridge(value, operands...)}: for a Kotlin
+     * {@code suspend} method, whose result comes either through its continuation (an argument, replaced by one that
+     * passes the result through the bridge) or, when it did not suspend, as its return value.
+     */
+    public static Weave replaceArgumentAndReturn(String bridgeMethod, int argument, String returnBridge, int... operands) {
+        return new Weave(bridgeMethod, operands) {
+            @Override
+            MethodVisitor apply(MethodVisitor target, Method method, Runnable woven) {
+                woven.run();
+                Type[] arguments = Type.getArgumentTypes(method.descriptor());
+                if (!MethodShape.isReference(arguments[argument])) {
+                    throw new IllegalStateException("argument " + argument + " of " + method.descriptor() + " is not a reference");
+                }
+                int slot = method.isStatic() ? 0 : 1;
+                for (int i = 0; i < argument; i++) {
+                    slot += arguments[i].getSize();
+                }
+                int argumentSlot = slot;
+                return new MethodVisitor(Opcodes.ASM9, target) {
+                    @Override
+                    public void visitCode() {
+                        super.visitCode();
+                        if (!method.direct()) {
+                            mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length));
+                        }
+                        callBridge(mv, method, 0);
+                        mv.visitTypeInsn(Opcodes.CHECKCAST, arguments[argument].getInternalName());
+                        mv.visitVarInsn(Opcodes.ASTORE, argumentSlot);
+                    }
+
+                    @Override
+                    public void visitInsn(int opcode) {
+                        if (opcode == Opcodes.ARETURN) {
+                            if (!method.direct()) {
+                                mv.visitLdcInsn(bridgeHandle(returnBridge, operands.length + 1));
+                                mv.visitInsn(Opcodes.SWAP);
+                            }
+                            callBridge(mv, method, 1, returnBridge);
                             castToReturnType(mv, method.descriptor());
                         }
                         super.visitInsn(opcode);
@@ -282,6 +336,11 @@ public abstract class Weave {
      * unless the call is direct) are already on the stack.
      */
     void callBridge(MethodVisitor mv, Method method, int stacked) {
+        callBridge(mv, method, stacked, bridgeMethod);
+    }
+
+    /** {@link #callBridge(MethodVisitor, Method, int)} of the bridge method {@code bridge} (a weave with two). */
+    void callBridge(MethodVisitor mv, Method method, int stacked, String bridge) {
         boolean isStatic = method.isStatic();
         String descriptor = method.descriptor();
         Type[] arguments = Type.getArgumentTypes(descriptor);
@@ -308,13 +367,17 @@ public abstract class Weave {
             }
             mv.visitVarInsn(Opcodes.ALOAD, slot);
         }
-        invokeBridge(mv, method.direct(), stacked + operands.length);
+        invokeBridge(mv, method.direct(), stacked + operands.length, bridge);
     }
 
     /** Calls the bridge method with {@code arity} arguments, already on the stack (after its handle, unless {@code direct}). */
     void invokeBridge(MethodVisitor mv, boolean direct, int arity) {
+        invokeBridge(mv, direct, arity, bridgeMethod);
+    }
+
+    private static void invokeBridge(MethodVisitor mv, boolean direct, int arity, String bridge) {
         if (direct) {
-            mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE_INTERNAL, bridgeMethod, bridgeDescriptor(arity), false);
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE_INTERNAL, bridge, bridgeDescriptor(arity), false);
         } else {
             mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", bridgeDescriptor(arity), false);
         }

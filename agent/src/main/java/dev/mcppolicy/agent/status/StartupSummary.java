@@ -4,6 +4,7 @@ import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.AgentConfig.Setting;
 import dev.mcppolicy.agent.config.ConfigKey;
+import dev.mcppolicy.agent.instrumentation.KotlinSdkModule;
 import dev.mcppolicy.agent.instrumentation.LangChain4jModule;
 import dev.mcppolicy.agent.instrumentation.McpSdkModule;
 import dev.mcppolicy.agent.instrumentation.ModernSdkModule;
@@ -101,7 +102,7 @@ public final class StartupSummary {
                 + "; MCP Java SDK " + ModernSdkModule.VERSIONS + " modern API server tools/call + tools/list, client ToolSpec.call + callOnce"
                 + " + tool lists; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"
                 + "; Quarkus MCP server " + QuarkusMcpModule.VERSIONS + " tools/call + tools/list"
-                + "; not hooked yet, a WARN when loaded: the Kotlin MCP SDK"
+                + "; Kotlin MCP SDK " + KotlinSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools"
                 + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp,"
                 + " dev.langchain4j.mcp or io.quarkiverse.mcp class loads");
     }

@@ -32,6 +32,9 @@ class McpSdkModuleTest {
         for (TypeInstrumentation instrumentation : QuarkusMcpModule.instrumentations()) {
             declared.add(instrumentation.internalName());
         }
+        for (TypeInstrumentation instrumentation : KotlinSdkModule.instrumentations()) {
+            declared.add(instrumentation.internalName());
+        }
         assertThat(declared).isEqualTo(new TreeSet<>(HookedTypes.INTERNAL_NAMES));
     }
 

@@ -96,6 +96,16 @@ final class Fixtures {
         return jar;
     }
 
+    /** The Kotlin fixture apps ({@code fixtures/kotlin-sdk-0.16.0}): their classes and runtime class path (with slf4j-simple). */
+    static String kotlinClassPath() {
+        Path module = Path.of(System.getProperty("fixtures.dir", "../fixtures"), "kotlin-sdk-0.16.0").toAbsolutePath().normalize();
+        Path lib = module.resolve("target/lib");
+        if (!Files.isDirectory(lib)) {
+            throw new IllegalStateException("Kotlin fixture not built: " + lib);
+        }
+        return module.resolve("target/classes") + File.pathSeparator + lib + File.separator + "*";
+    }
+
     /** A TCP port free on loopback now, for a server that cannot report the one it took (Quarkus' port 0 stays 0 in its config). */
     static int freePort() throws java.io.IOException {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -82,6 +82,25 @@ final class McpPair implements AutoCloseable {
                 clientAgentOptions, server, null, "fixture.ModernClient");
     }
 
+    /**
+     * The fixture server written on the Kotlin MCP SDK ({@code fixture.kotlin.KotlinServerKt}) over {@code stdio}, its
+     * client the Kotlin fixture client, or over {@code streamable} HTTP, its client the SDK {@value #KOTLIN_HTTP_CLIENT}
+     * fixture client.
+     */
+    static McpPair startKotlin(String name, String transport, String serverPolicy, String clientPolicy, String serverAgentOptions,
+            String clientAgentOptions) throws IOException {
+        List<String> server = List.of("-cp", Fixtures.kotlinClassPath(), "fixture.kotlin.KotlinServerKt", transport);
+        boolean stdio = "stdio".equals(transport);
+        return startWithServer(name, stdio ? KOTLIN : KOTLIN_HTTP_CLIENT, transport, false, serverPolicy, clientPolicy, serverAgentOptions,
+                clientAgentOptions, server, null, stdio ? "fixture.kotlin.KotlinClientKt" : "fixture.FixtureClient");
+    }
+
+    /** The Kotlin MCP SDK version of the Kotlin fixtures, as {@link #startWithServer} names its client's class path. */
+    static final String KOTLIN = "kotlin-0.16.0";
+
+    /** The SDK whose fixture client talks to the Kotlin server over HTTP. */
+    static final String KOTLIN_HTTP_CLIENT = "2.1.0";
+
     /** The SDK version whose fixtures include the modern API's apps. */
     static final String MODERN_SDK = "2.2.0";
 
@@ -93,7 +112,7 @@ final class McpPair implements AutoCloseable {
         Path clientDir = Files.createDirectories(root.resolve("client"));
         Files.writeString(serverDir.resolve("mcp-policy.json"), serverPolicy);
         Files.writeString(clientDir.resolve("mcp-policy.json"), clientPolicy);
-        String classPath = Fixtures.classPath(sdkVersion);
+        String classPath = KOTLIN.equals(sdkVersion) ? Fixtures.kotlinClassPath() : Fixtures.classPath(sdkVersion);
         String serverAgent = Fixtures.javaagent(serverAgentOptions);
         List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions), "-Dfixture.async=" + async);
         ForkedJvm server = null;

@@ -1,0 +1,60 @@
+package dev.mcppolicy.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared tool-call scenarios against the fixture server written in Kotlin on the Kotlin MCP SDK
+ * ({@code fixtures/kotlin-sdk-0.16.0}, built with the Kotlin Maven plugin): over stdio its client is the Kotlin fixture
+ * client, policed too; over streamable HTTP the SDK 2.1.0 fixture client. The Kotlin SDK answers a tool it does not
+ * have with an {@code isError} result, {@code Tool X not found}, and so does the agent for a hidden one.
+ */
+abstract class AbstractKotlinScenarios extends AbstractToolCallScenarios {
+    static final String KOTLIN_SDK = "0.16.0";
+
+    @Override
+    String sdkVersion() {
+        return "stdio".equals(transport()) ? McpPair.KOTLIN : McpPair.KOTLIN_HTTP_CLIENT;
+    }
+
+    @Override
+    McpPair startPair() throws IOException {
+        return McpPair.startKotlin(getClass().getSimpleName(), transport(), Policies.SERVER, Policies.CLIENT, "", "");
+    }
+
+    @Override
+    String serverHookLine() {
+        return "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.kotlin\\.sdk\\.server\\.Server \\(kotlin-sdk-server-jvm "
+                + Pattern.quote(KOTLIN_SDK) + "\\): tools/call, tools/list";
+    }
+
+    @Override
+    String clientHookLine() {
+        if (!"stdio".equals(transport())) {
+            return super.clientHookLine();
+        }
+        return "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.kotlin\\.sdk\\.client\\.Client \\(kotlin-sdk-client-jvm "
+                + Pattern.quote(KOTLIN_SDK) + "\\): callTool, listTools";
+    }
+
+    @Override
+    String unknownToolErrorPrefix() {
+        return "RESULT isError=true text=";
+    }
+
+    @Override
+    String[] unknownToolMessages() {
+        return new String[] {"Tool secret_tool not found"};
+    }
+
+    @Test
+    void deniesACallToAToolTheServerDoesNotHaveAsAnyOther() throws Exception {
+        assertThat(pair().call("no_such_tool", "{}")).startsWith("RESULT isError=true text=Policy denied tool 'no_such_tool': ")
+                .endsWith("[rule (default)]");
+        pair().sync();
+        assertThat(pair().serverLog()).as(pair().dump()).anyMatch(l -> l.contains("decision=DENY tool=no_such_tool side=server rule=(default)"));
+    }
+}
