@@ -200,12 +200,22 @@ final class KotlinObjects {
 
     /** {@code COROUTINE_SUSPENDED}: what a {@code suspend} method returns when its continuation gets the result later. */
     static Object suspended(ClassLoader sdk) throws ReflectiveOperationException {
-        return Class.forName("kotlin.coroutines.intrinsics.IntrinsicsKt", false, sdk).getMethod("getCOROUTINE_SUSPENDED").invoke(null);
+        return accessible(Class.forName("kotlin.coroutines.intrinsics.IntrinsicsKt", false, sdk).getMethod("getCOROUTINE_SUSPENDED"))
+                .invoke(null);
     }
 
     /** Kotlin's {@code Result.failure(t)} as {@code resumeWith} takes it. */
     static Object failure(ClassLoader sdk, Throwable t) throws ReflectiveOperationException {
-        return Class.forName("kotlin.ResultKt", false, sdk).getMethod("createFailure", Throwable.class).invoke(null, t);
+        return accessible(Class.forName("kotlin.ResultKt", false, sdk).getMethod("createFailure", Throwable.class)).invoke(null, t);
+    }
+
+    /**
+     * A public method made callable: Kotlin's file facades ({@code IntrinsicsKt}, {@code ResultKt}) inherit their
+     * functions from package-private parts, whose methods reflection cannot call as they are.
+     */
+    private static Method accessible(Method method) {
+        method.trySetAccessible();
+        return method;
     }
 
     static void resumeWith(Object continuation, Object result) throws ReflectiveOperationException {

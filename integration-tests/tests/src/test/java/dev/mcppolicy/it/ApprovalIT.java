@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code require_approval} end to end (SPEC §6, issue 13) on a real stdio server under the real agent (the oldest
  * supported SDK, 0.10.0, which cannot send progress notifications, a middle, the newest classic one and the SDK 2.2
  * modern API, whose calls are held in a {@code Mono} as the classic ones are, and the Quarkus MCP server, whose calls wait
- * in a Vert.x {@code Future}), the
+ * in a Vert.x {@code Future}, and the Kotlin MCP SDK, whose calls suspend), the
  * admin endpoint its channel: a held call's handler does not run and other calls of the session go on; the
  * API approves one and denies another (in the other order than they were held), a third times out; a spent
  * or unknown id is refused; each hold and each outcome is a decision line.
@@ -36,7 +36,7 @@ class ApprovalIT {
             """;
 
     @ParameterizedTest
-    @ValueSource(strings = {"0.10.0", "0.14.0", "2.1.0", StdioRpc.MODERN, StdioRpc.QUARKUS_STDIO})
+    @ValueSource(strings = {"0.10.0", "0.14.0", "2.1.0", StdioRpc.MODERN, StdioRpc.QUARKUS_STDIO, McpPair.KOTLIN})
     void heldCallsWaitForAPersonAndRunOnlyWhenApproved(String sdkVersion) throws Exception {
         String name = "ApprovalIT-" + sdkVersion;
         Path dir = Fixtures.workDir(name);

@@ -25,11 +25,15 @@ final class StdioRpc {
     /**
      * A stdio fixture server under the agent, with extra JVM options (the agent's test hooks) first; {@link #MODERN}
      * starts the modern API's server, whose requests need {@link #forSdk} and no {@code initialize};
-     * {@code quarkus-<version>} the Quarkus fixture app ({@link Fixtures#quarkusApp}).
+     * {@code quarkus-<version>} the Quarkus fixture app ({@link Fixtures#quarkusApp}); {@link McpPair#KOTLIN} the Kotlin
+     * fixture server.
      */
     static ForkedJvm start(String name, String sdkVersion, Path dir, List<String> jvmOptions, String agentOptions) throws Exception {
         List<String> args = new ArrayList<>(jvmOptions);
         args.add(Fixtures.javaagent(agentOptions));
+        if (McpPair.KOTLIN.equals(sdkVersion)) {
+            return ForkedJvm.start(name, dir, args, Fixtures.kotlinClassPath(), "fixture.kotlin.KotlinServerKt", List.of("stdio"));
+        }
         if (sdkVersion.startsWith(QUARKUS)) {
             List<String> command = new ArrayList<>(List.of(ForkedJvm.javaExecutable()));
             command.addAll(args);

@@ -13,11 +13,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The TypeScript MCP SDK's client (a third-party peer, from the directory {@code .ci/install-peers.sh}
  * fills) keeps {@value AbstractConcurrencyScenarios#CALLS} calls in flight at once against a real stdio
  * server under the agent, as the issue that found the lost answers did: every call answered exactly
- * once, each as its kind must be, on the oldest, middle and newest SDK, and on the Quarkus MCP server.
+ * once, each as its kind must be, on the oldest, middle and newest SDK, and on the Quarkus MCP server and the Kotlin MCP SDK's server.
  */
 class TypeScriptClientConcurrencyIT {
     @ParameterizedTest
-    @ValueSource(strings = {"0.10.0", "1.1.5", "2.0.0", "2.1.0", StdioRpc.QUARKUS_STDIO})
+    @ValueSource(strings = {"0.10.0", "1.1.5", "2.0.0", "2.1.0", StdioRpc.QUARKUS_STDIO, McpPair.KOTLIN})
     void answersEveryCallOfAPipeliningTypeScriptClient(String sdkVersion) throws Exception {
         Path sdk = peersDir().resolve("node_modules/@modelcontextprotocol/sdk");
         assertThat(sdk.resolve("dist/esm/client/stdio.js")).as("the TypeScript SDK in the peers directory; install the peers"
@@ -29,7 +29,9 @@ class TypeScriptClientConcurrencyIT {
         Path script = Path.of(TypeScriptClientConcurrencyIT.class.getResource("/ts-pipelining-client.mjs").toURI());
         List<String> command = new java.util.ArrayList<>(List.of("node", script.toString(), sdk.toString(), calls.toString(), "--",
                 ForkedJvm.javaExecutable(), Fixtures.javaagent(AbstractConcurrencyScenarios.options("audit=audit.jsonl"))));
-        if (sdkVersion.startsWith(StdioRpc.QUARKUS)) {
+        if (McpPair.KOTLIN.equals(sdkVersion)) {
+            command.addAll(List.of("-cp", Fixtures.kotlinClassPath(), "fixture.kotlin.KotlinServerKt", "stdio"));
+        } else if (sdkVersion.startsWith(StdioRpc.QUARKUS)) {
             command.addAll(List.of("-jar", Fixtures.quarkusApp(sdkVersion.substring(StdioRpc.QUARKUS.length())).toString()));
         } else {
             command.addAll(List.of("-cp", Fixtures.classPath(sdkVersion), "fixture.FixtureServer", "stdio"));
