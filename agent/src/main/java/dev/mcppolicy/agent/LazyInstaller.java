@@ -5,6 +5,7 @@ import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.instrumentation.HookInstaller;
+import dev.mcppolicy.agent.instrumentation.HookTransformer;
 import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.status.StartupSummary;
@@ -171,8 +172,8 @@ final class LazyInstaller implements ClassFileTransformer {
         if (policyLoader.getState() == Thread.State.NEW) {
             policyLoader.start();
         }
-        BridgeWiring.install(policy, log.get(), approvals, showArguments);
-        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary);
+        HookTransformer.Deferred stacks = BridgeWiring.install(policy, log.get(), approvals, showArguments);
+        ClassFileTransformer hooks = HookInstaller.build(HookedTypes.INTERNAL_NAMES, serializeStdio, summary, stacks);
         summary.hooksInstalled((System.nanoTime() - started) / 1_000_000);
         return hooks;
     }

@@ -21,20 +21,45 @@ import org.objectweb.asm.Opcodes;
  * class then loads unchanged.
  */
 public final class HookTransformer implements ClassFileTransformer {
-    private final Map<String, TypeInstrumentation> byInternalName = new HashMap<>();
+    private final Map<String, TypeInstrumentation> byInternalName = new java.util.concurrent.ConcurrentHashMap<>();
     private final StartupSummary summary;
+    /** Hooked class names of the stacks set up on first sight, by stack; a stack's entries go once it is set up. */
+    private final Map<String, String> deferred;
+    private final Deferred stacks;
 
     public HookTransformer(List<TypeInstrumentation> instrumentations, StartupSummary summary) {
+        this(instrumentations, Map.of(), null, summary);
+    }
+
+    /**
+     * @param deferred the hooked class names of stacks set up only when one of their classes loads, and their stack
+     * @param stacks sets a deferred stack up: its hooks in the bridge and its instrumentations
+     */
+    public HookTransformer(List<TypeInstrumentation> instrumentations, Map<String, String> deferred, Deferred stacks, StartupSummary summary) {
         this.summary = summary;
+        this.deferred = new java.util.concurrent.ConcurrentHashMap<>(deferred);
+        this.stacks = stacks;
         for (TypeInstrumentation instrumentation : instrumentations) {
             byInternalName.put(instrumentation.internalName(), instrumentation);
         }
+    }
+
+    /**
+     * Sets up a stack the first time a class it hooks loads, so a JVM that never loads one pays nothing for it (no
+     * class of its hooks or instrumentations is loaded): its hooks are in the bridge before the class it is asked for
+     * is woven, so before that class runs.
+     */
+    public interface Deferred {
+        List<TypeInstrumentation> load(String stack);
     }
 
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         TypeInstrumentation instrumentation = byInternalName.get(className);
+        if (instrumentation == null && className != null && deferred.containsKey(className)) {
+            instrumentation = setUp(className);
+        }
         if (instrumentation == null) {
             return null;
         }
@@ -50,6 +75,22 @@ public final class HookTransformer implements ClassFileTransformer {
             }
         }
         return null;
+    }
+
+    /** The deferred stack of {@code className}, set up now unless another thread did; its instrumentation of that class. */
+    private synchronized TypeInstrumentation setUp(String className) {
+        String stack = deferred.get(className);
+        if (stack != null) {
+            for (TypeInstrumentation instrumentation : stacks.load(stack)) {
+                byInternalName.put(instrumentation.internalName(), instrumentation);
+            }
+            for (java.util.Iterator<String> stacksLeft = deferred.values().iterator(); stacksLeft.hasNext();) {
+                if (stacksLeft.next().equals(stack)) {
+                    stacksLeft.remove();
+                }
+            }
+        }
+        return byInternalName.get(className);
     }
 
     private void report(String type, TypeInstrumentation instrumentation, List<TypeInstrumentation.Hook> hooks, int[] matched,

@@ -29,12 +29,18 @@ class McpSdkModuleTest {
         for (TypeInstrumentation instrumentation : ModernSdkModule.instrumentations()) {
             declared.add(instrumentation.internalName());
         }
-        for (TypeInstrumentation instrumentation : QuarkusMcpModule.instrumentations()) {
-            declared.add(instrumentation.internalName());
+        java.util.Map<String, String> deferred = new java.util.HashMap<>();
+        for (String stack : List.of(HookInstaller.QUARKUS, HookInstaller.KOTLIN)) {
+            for (TypeInstrumentation instrumentation : HookInstaller.instrumentations(stack)) {
+                declared.add(instrumentation.internalName());
+                deferred.put(instrumentation.internalName(), stack);
+            }
         }
-        for (TypeInstrumentation instrumentation : KotlinSdkModule.instrumentations()) {
-            declared.add(instrumentation.internalName());
-        }
+        assertThat(deferred).as("the deferred stacks' classes, each under its stack").isEqualTo(HookInstaller.DEFERRED);
+        assertThat(QuarkusMcpModule.instrumentations()).extracting(TypeInstrumentation::internalName)
+                .allMatch(name -> HookInstaller.QUARKUS.equals(HookInstaller.DEFERRED.get(name)));
+        assertThat(KotlinSdkModule.instrumentations()).extracting(TypeInstrumentation::internalName)
+                .allMatch(name -> HookInstaller.KOTLIN.equals(HookInstaller.DEFERRED.get(name)));
         assertThat(declared).isEqualTo(new TreeSet<>(HookedTypes.INTERNAL_NAMES));
     }
 

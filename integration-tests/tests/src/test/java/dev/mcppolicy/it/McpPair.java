@@ -134,15 +134,30 @@ final class McpPair implements AutoCloseable {
             List<String> command = new ArrayList<>(List.of(ForkedJvm.javaExecutable(), serverAgent));
             command.addAll(serverCommand);
             server = ForkedJvm.startProcess(name + "-server", serverDir, command);
-            String listening = server.awaitStderr(l -> l.startsWith("FIXTURE LISTENING "));
-            url = "http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim();
-            clientArgs.add(url);
         }
-        ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, clientJvm, classPath, clientMain, clientArgs);
-        McpPair pair = new McpPair(client, server, url);
-        pair.clientLogIsOff = clientAgentOptions.contains("log=off");
-        client.awaitStdout(0, l -> l.equals(">> READY"));
-        return pair;
+        try {
+            if (server != null) {
+                String listening = server.awaitStderr(l -> l.startsWith("FIXTURE LISTENING "));
+                url = "http://localhost:" + listening.substring("FIXTURE LISTENING ".length()).trim();
+                clientArgs.add(url);
+            }
+            ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, clientJvm, classPath, clientMain, clientArgs);
+            McpPair pair = new McpPair(client, server, url);
+            pair.clientLogIsOff = clientAgentOptions.contains("log=off");
+            try {
+                client.awaitStdout(0, l -> l.equals(">> READY"));
+            } catch (RuntimeException | Error e) {
+                pair.close();
+                throw e;
+            }
+            return pair;
+        } catch (RuntimeException | Error | IOException e) {
+            // a pair that never started leaves no server behind (a leaked one would hold a core and a port)
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
     }
 
     private static String quoted(String arg) {
