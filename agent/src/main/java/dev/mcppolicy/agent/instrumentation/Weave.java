@@ -118,12 +118,7 @@ public abstract class Weave {
                     @Override
                     public void visitInsn(int opcode) {
                         if (opcode == Opcodes.ARETURN) {
-                            if (!method.direct()) {
-                                mv.visitLdcInsn(bridgeHandle(bridgeMethod, operands.length + 1));
-                                mv.visitInsn(Opcodes.SWAP);
-                            }
-                            callBridge(mv, method, 1);
-                            castToReturnType(mv, method.descriptor());
+                            returnThroughBridge(mv, method, bridgeMethod);
                         }
                         super.visitInsn(opcode);
                     }
@@ -172,12 +167,7 @@ public abstract class Weave {
                     @Override
                     public void visitInsn(int opcode) {
                         if (opcode == Opcodes.ARETURN) {
-                            if (!method.direct()) {
-                                mv.visitLdcInsn(bridgeHandle(returnBridge, operands.length + 1));
-                                mv.visitInsn(Opcodes.SWAP);
-                            }
-                            callBridge(mv, method, 1, returnBridge);
-                            castToReturnType(mv, method.descriptor());
+                            returnThroughBridge(mv, method, returnBridge);
                         }
                         super.visitInsn(opcode);
                     }
@@ -189,6 +179,16 @@ public abstract class Weave {
                 };
             }
         };
+    }
+
+    /** Before an {@code areturn}: the value on the stack becomes {@code bridge(value, operands...)}, cast back to the return type. */
+    void returnThroughBridge(MethodVisitor mv, Method method, String bridge) {
+        if (!method.direct()) {
+            mv.visitLdcInsn(bridgeHandle(bridge, operands.length + 1));
+            mv.visitInsn(Opcodes.SWAP);
+        }
+        callBridge(mv, method, 1, bridge);
+        castToReturnType(mv, method.descriptor());
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Policy for the Kotlin MCP SDK ({@code io.modelcontextprotocol:kotlin-sdk}), by the same decision path as the Java
@@ -40,8 +40,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * result, on the coroutine's own dispatcher; no thread is held meanwhile.
  */
 public final class KotlinHooks implements PolicyBridge.KotlinHooks {
-    private static final ThreadLocal<Object> RERUN = new ThreadLocal<>();
-    private static final AtomicInteger RERUNNING = new AtomicInteger();
     /** How long a client's tool list waits for the first policy before it shows no tool ({@code on_error=deny}). */
     private static final long LIST_WAIT_SECONDS = 5;
 
@@ -59,7 +57,7 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
 
     @Override
     public Object serverCall(Object server, Object session, Object request, Object continuation, Object call) {
-        if (isRerun(request) || continuation.getClass().getName().startsWith(KotlinObjects.SERVER_CALL_STATE)) {
+        if (Rerun.isRerun(request) || continuation.getClass().getName().startsWith(KotlinObjects.SERVER_CALL_STATE)) {
             // the call run by rerun(), or a resumption of handleCallTool's state machine: decided already
             return null;
         }
@@ -112,7 +110,7 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
 
     @Override
     public Object clientCall(Object client, Object request, Object options, Object continuation, Object call) {
-        if (isRerun(request)) {
+        if (Rerun.isRerun(request)) {
             return null;
         }
         ClassLoader sdk = client.getClass().getClassLoader();
@@ -283,13 +281,6 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
         }
     }
 
-    private static boolean isRerun(Object request) {
-        if (RERUNNING.get() > 0 && RERUN.get() == request) {
-            RERUN.remove();
-            return true;
-        }
-        return false;
-    }
 
     /**
      * The hooked call itself, to run once it is decided: its handle and arguments (the receiver first), the request
@@ -310,14 +301,7 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
 
         /** Runs the hooked method: its result, or {@code COROUTINE_SUSPENDED}. */
         Object run() throws Throwable {
-            RERUNNING.incrementAndGet();
-            RERUN.set(request);
-            try {
-                return handle.invokeWithArguments(arguments);
-            } finally {
-                RERUN.remove();
-                RERUNNING.decrementAndGet();
-            }
+            return Rerun.run(request, handle, arguments);
         }
     }
 }

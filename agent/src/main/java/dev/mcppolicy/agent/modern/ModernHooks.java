@@ -8,6 +8,7 @@ import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.ListedTools;
 import dev.mcppolicy.agent.sdk.Results;
@@ -21,7 +22,6 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Policy for the MCP Java SDK 2.2 modern API ({@code io.modelcontextprotocol.modern}, protocol 2026-07-28), by the
@@ -43,9 +43,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * rewritten (the SDK mirrors some into {@code Mcp-Param-*} headers once the request is built).
  */
 public final class ModernHooks implements PolicyBridge.ModernHooks {
-    private static final ThreadLocal<Object> RERUN = new ThreadLocal<>();
-    private static final AtomicInteger RERUNNING = new AtomicInteger();
-
     private final PolicyHolder holder;
     private final CallDecider decider;
     /** Client side, per requester (one per client): its tools, for {@code "arguments": "input_schema"} rules. */
@@ -64,9 +61,8 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
 
     @Override
     public Object serverCall(Object feature, Object context, Object tool, Object request, Object call) {
-        if (RERUNNING.get() > 0 && RERUN.get() == request) {
+        if (Rerun.isRerun(request)) {
             // the call run by rerun() below, for a call already decided
-            RERUN.remove();
             return null;
         }
         ClassLoader sdk = loaderOf(context);
@@ -113,14 +109,7 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
 
     /** Runs the hooked {@code ToolsFeature.call} of a call decided later; the hook it re-enters lets it through once. */
     private static Object rerun(MethodHandle call, Object feature, Object context, Object tool, Object request) throws Throwable {
-        RERUNNING.incrementAndGet();
-        RERUN.set(request);
-        try {
-            return call.invoke(feature, context, tool, request);
-        } finally {
-            RERUN.remove();
-            RERUNNING.decrementAndGet();
-        }
+        return Rerun.run(request, call, feature, context, tool, request);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.quarkus.QuarkusObjects.Api;
 import dev.mcppolicy.engine.Decision;
@@ -17,7 +18,6 @@ import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Policy for the Quarkus MCP server ({@code io.quarkiverse.mcp}), by the same decision path as the SDK's hooks
@@ -33,8 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its {@code initialize}. {@code tools/list} adds only the tools the policy lists to the page it builds.
  */
 public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
-    private static final ThreadLocal<Object> RERUN = new ThreadLocal<>();
-    private static final AtomicInteger RERUNNING = new AtomicInteger();
     /** How long a {@code tools/list} waits for the first policy on the event loop before it shows no tool ({@code on_error=deny}). */
     private static final long LIST_WAIT_SECONDS = 5;
 
@@ -48,9 +46,8 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
 
     @Override
     public Object serverCall(Object handler, Object message, Object request, Object call) {
-        if (RERUNNING.get() > 0 && RERUN.get() == message) {
+        if (Rerun.isRerun(message)) {
             // the call run by rerun() below, for a call already decided
-            RERUN.remove();
             return null;
         }
         Api api;
@@ -130,14 +127,7 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
 
     /** Runs the hooked {@code toolsCall} of a call decided later; the hook it re-enters lets it through once. */
     private static Object rerun(MethodHandle call, Object handler, Object message, Object request) throws Throwable {
-        RERUNNING.incrementAndGet();
-        RERUN.set(message);
-        try {
-            return call.invoke(handler, message, request);
-        } finally {
-            RERUN.remove();
-            RERUNNING.decrementAndGet();
-        }
+        return Rerun.run(message, call, handler, message, request);
     }
 
     @Override

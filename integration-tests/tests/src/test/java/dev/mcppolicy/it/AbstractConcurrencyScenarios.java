@@ -62,12 +62,8 @@ abstract class AbstractConcurrencyScenarios {
             server.awaitStdout(0, line -> line.contains("\"id\":\"init\""));
             server.send(INITIALIZED);
             long start = System.nanoTime();
-            server.sendAll(mix.requests());
-
-            List<String> lines = server.awaitStdoutCount(line -> line.contains("\"id\":\"c"), CALLS, QUIET);
-            report("stdio", lines.size(), start);
-            mix.assertAnswered(CallMix.byId(lines), server.dump());
-            assertServerAccounted(mix, server, dir);
+            int answered = pipelineOverStdio(server, dir, mix, mix.requests());
+            report("stdio", answered, start);
             Predicate<String> serialized = l -> l.startsWith("[mcp-policy] instrumented io.modelcontextprotocol.server.transport."
                     + "StdioServerTransportProvider$StdioMcpSessionTransport (mcp") && l.endsWith(" " + sdkVersion() + "): serialized stdio sends");
             if (sdkVersion().startsWith("2.1") || EXTRA_OPTIONS.contains("serialize_stdio=false")) {
@@ -91,6 +87,18 @@ abstract class AbstractConcurrencyScenarios {
             int answered = pipelineOverStreamableHttp(server, endpoint, dir, mix);
             report("streamable HTTP", answered, start);
         }
+    }
+
+    /**
+     * {@code requests} (the mix, as the server's protocol has them) written at once to a stdio server, after its
+     * {@code initialize} if it has one: every call answered once and accounted for; returns how many answers came.
+     */
+    static int pipelineOverStdio(ForkedJvm server, Path dir, CallMix mix, List<String> requests) throws Exception {
+        server.sendAll(requests);
+        List<String> lines = server.awaitStdoutCount(line -> line.contains("\"id\":\"c"), mix.size(), QUIET);
+        mix.assertAnswered(CallMix.byId(lines), server.dump());
+        assertServerAccounted(mix, server, dir);
+        return lines.size();
     }
 
     /**

@@ -1,10 +1,7 @@
 package dev.mcppolicy.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 
 /**
  * The shared tool-call scenarios against the fixture server written in Kotlin on the Kotlin MCP SDK
@@ -12,7 +9,7 @@ import org.junit.jupiter.api.Test;
  * client, policed too; over streamable HTTP the SDK 2.1.0 fixture client. The Kotlin SDK answers a tool it does not
  * have with an {@code isError} result, {@code Tool X not found}, and so does the agent for a hidden one.
  */
-abstract class AbstractKotlinScenarios extends AbstractToolCallScenarios {
+abstract class AbstractKotlinScenarios extends AbstractToolCallScenarios implements UnknownToolScenario {
     static final String KOTLIN_SDK = "0.16.0";
 
     @Override
@@ -50,11 +47,4 @@ abstract class AbstractKotlinScenarios extends AbstractToolCallScenarios {
         return new String[] {"Tool secret_tool not found"};
     }
 
-    @Test
-    void deniesACallToAToolTheServerDoesNotHaveAsAnyOther() throws Exception {
-        assertThat(pair().call("no_such_tool", "{}")).startsWith("RESULT isError=true text=Policy denied tool 'no_such_tool': ")
-                .endsWith("[rule (default)]");
-        pair().sync();
-        assertThat(pair().serverLog()).as(pair().dump()).anyMatch(l -> l.contains("decision=DENY tool=no_such_tool side=server rule=(default)"));
-    }
 }

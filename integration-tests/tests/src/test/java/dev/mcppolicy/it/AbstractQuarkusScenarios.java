@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * {@code java -javaagent:... -jar quarkus-run.jar}, so the extension is loaded by Quarkus' own class loader; the client
  * is the SDK 2.1.0 fixture client, policed too. One Quarkus JVM per class.
  */
-abstract class AbstractQuarkusScenarios extends AbstractToolCallScenarios {
+abstract class AbstractQuarkusScenarios extends AbstractToolCallScenarios implements RequireScenario, UnknownToolScenario {
     /** Quarkus' console format: date, level, {@code [category]}, {@code (thread)}, message. */
     private static final String QUARKUS_LINE = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} %s +\\[mcp\\.policy] \\([^)]*\\) "
             + "mcp-policy decision=%s tool=%s side=server .*";
@@ -44,14 +44,9 @@ abstract class AbstractQuarkusScenarios extends AbstractToolCallScenarios {
                 "", "", server, serverStdout());
     }
 
-    /** The shared policy, and a {@code require} on echo (checked after its schema, so the shared scenarios hold). */
+    /** The shared policy with a {@code require} on echo ({@link RequireScenario}). */
     String serverPolicy() {
-        String echo = "\"echo\": { \"arguments\": \"input_schema\" }";
-        if (!Policies.SERVER.contains(echo)) {
-            throw new IllegalStateException("the shared policy's echo rule changed: " + Policies.SERVER);
-        }
-        return Policies.SERVER.replace(echo, "\"echo\": { \"arguments\": \"input_schema\", "
-                + "\"require\": [ { \"path\": \"text\", \"op\": \"max_length\", \"value\": 20 } ] }");
+        return Policies.serverWithEchoRequire();
     }
 
     /** Over stdio, the file that gets a copy of the server's stdout; {@code null} for none. */
@@ -87,22 +82,5 @@ abstract class AbstractQuarkusScenarios extends AbstractToolCallScenarios {
                 .anyMatch(l -> l.matches(QUARKUS_LINE.formatted("WARN", "DENY", "delete_everything")));
     }
 
-    @Test
-    void deniesACallThatBreaksARequireWithoutRunningItsHandler() throws Exception {
-        assertThat(pair().call("echo", "{\"text\":\"much longer than twenty characters\"}"))
-                .startsWith("RESULT isError=true text=Policy denied tool 'echo': ").endsWith("[rule /tools/echo/require/0]");
-        pair().sync();
-        assertThat(pair().serverLog()).as(pair().dump())
-                .anyMatch(l -> l.contains("decision=DENY tool=echo side=server rule=/tools/echo/require/0"))
-                .noneMatch(l -> l.contains("HANDLER RAN echo {text=much longer"));
-    }
 
-    @Test
-    void deniesACallToAToolTheServerDoesNotHaveAsAnyOther() throws Exception {
-        // default-deny comes first: the extension's own "Invalid tool name" is only for tools the policy lets through
-        assertThat(pair().call("no_such_tool", "{}")).startsWith("RESULT isError=true text=Policy denied tool 'no_such_tool': ")
-                .endsWith("[rule (default)]");
-        pair().sync();
-        assertThat(pair().serverLog()).as(pair().dump()).anyMatch(l -> l.contains("decision=DENY tool=no_such_tool side=server rule=(default)"));
-    }
 }

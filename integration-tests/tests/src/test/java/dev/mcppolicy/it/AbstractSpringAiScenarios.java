@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * by Boot's launcher; the client is the SDK fixture client of the SDK version that Spring AI brings. One
  * Spring JVM per class.
  */
-abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
+abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios implements RequireScenario {
     /** Boot's console pattern: date, level, pid, {@code --- [app] [thread]}, logger, {@code :}, message. */
     private static final String BOOT_LINE = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) +%s +\\d+ --- "
             + "\\[fixture-server] \\[[^\\]]*] mcp\\.policy +: mcp-policy decision=%s tool=%s side=server .*";
@@ -32,14 +32,9 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
                 "", "", server, serverStdout());
     }
 
-    /** The shared policy, and a {@code require} on echo (checked after its schema, so the shared scenarios hold). */
+    /** The shared policy with a {@code require} on echo ({@link RequireScenario}). */
     String serverPolicy() {
-        String echo = "\"echo\": { \"arguments\": \"input_schema\" }";
-        if (!Policies.SERVER.contains(echo)) {
-            throw new IllegalStateException("the shared policy's echo rule changed: " + Policies.SERVER);
-        }
-        return Policies.SERVER.replace(echo, "\"echo\": { \"arguments\": \"input_schema\", "
-                + "\"require\": [ { \"path\": \"text\", \"op\": \"max_length\", \"value\": 20 } ] }");
+        return Policies.serverWithEchoRequire();
     }
 
     String clientPolicy() {
@@ -67,15 +62,6 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios {
                 .anyMatch(l -> l.matches(BOOT_LINE.formatted("WARN", "DENY", "delete_everything")));
     }
 
-    @Test
-    void deniesACallThatBreaksARequireWithoutRunningItsHandler() throws Exception {
-        assertThat(pair().call("echo", "{\"text\":\"much longer than twenty characters\"}"))
-                .startsWith("RESULT isError=true text=Policy denied tool 'echo': ").endsWith("[rule /tools/echo/require/0]");
-        pair().sync();
-        assertThat(pair().serverLog()).as(pair().dump())
-                .anyMatch(l -> l.contains("decision=DENY tool=echo side=server rule=/tools/echo/require/0"))
-                .noneMatch(l -> l.contains("HANDLER RAN echo {text=much longer"));
-    }
 
     @Test
     void namesTheSdkVersionLoadedFromTheFatJarsNestedJar() throws Exception {

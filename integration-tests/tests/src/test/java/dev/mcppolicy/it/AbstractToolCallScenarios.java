@@ -228,7 +228,7 @@ abstract class AbstractToolCallScenarios {
                 .anyMatch(l -> l.contains("decision=ALLOW would=DENY tool=audit_me side=server rule=/tools/audit_me"));
     }
 
-    protected McpPair pair() {
+    public McpPair pair() {
         return pair;
     }
 

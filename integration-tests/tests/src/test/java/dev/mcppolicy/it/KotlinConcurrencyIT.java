@@ -27,10 +27,7 @@ class KotlinConcurrencyIT {
         CallMix mix = new CallMix(CALLS);
         try (ForkedJvm server = StdioRpc.start(name("stdio"), McpPair.KOTLIN, dir, List.of(), "audit=audit.jsonl")) {
             StdioRpc.initialize(server);
-            server.sendAll(mix.requests());
-            List<String> lines = server.awaitStdoutCount(line -> line.contains("\"id\":\"c"), CALLS, AbstractConcurrencyScenarios.QUIET);
-            mix.assertAnswered(CallMix.byId(lines), server.dump());
-            AbstractConcurrencyScenarios.assertServerAccounted(mix, server, dir);
+            AbstractConcurrencyScenarios.pipelineOverStdio(server, dir, mix, mix.requests());
         }
     }
 

@@ -45,6 +45,16 @@ final class Policies {
               "tools": { "echo": { "limits": [ { "counter": "c", "window": "fortnight", "max": 1 } ] } } }
             """;
 
+    /** {@link #SERVER} with a {@code require} on echo (checked after its schema, so the shared scenarios hold): {@link RequireScenario}. */
+    static String serverWithEchoRequire() {
+        String echo = "\"echo\": { \"arguments\": \"input_schema\" }";
+        if (!SERVER.contains(echo)) {
+            throw new IllegalStateException("the shared policy's echo rule changed: " + SERVER);
+        }
+        return SERVER.replace(echo, "\"echo\": { \"arguments\": \"input_schema\", "
+                + "\"require\": [ { \"path\": \"text\", \"op\": \"max_length\", \"value\": 20 } ] }");
+    }
+
     private Policies() {
     }
 }

@@ -34,10 +34,7 @@ class Sdk220ModernConcurrencyIT {
         CallMix mix = new CallMix(CALLS);
         try (ForkedJvm server = ForkedJvm.start(name("stdio"), dir, List.of(Fixtures.javaagent("audit=audit.jsonl")),
                 Fixtures.classPath(McpPair.MODERN_SDK), "fixture.ModernServer", List.of("stdio"))) {
-            server.sendAll(mix.modernRequests());
-            List<String> lines = server.awaitStdoutCount(line -> line.contains("\"id\":\"c"), CALLS, AbstractConcurrencyScenarios.QUIET);
-            mix.assertAnswered(CallMix.byId(lines), server.dump());
-            AbstractConcurrencyScenarios.assertServerAccounted(mix, server, dir);
+            AbstractConcurrencyScenarios.pipelineOverStdio(server, dir, mix, mix.modernRequests());
         }
     }
 
