@@ -123,4 +123,21 @@ public final class CallDecider {
         }
         return decision.effect() == Effect.ALLOW ? proceed.get() : denial.of(decision.callerMessage(held.call().tool()));
     }
+
+    /** Logs one decision made outside {@link #decide} (a call refused before its rule is asked). */
+    public void record(ToolCall call, Decision decision, ClassLoader sdk) {
+        log.record(call, decision, 0, sdk);
+    }
+
+    /**
+     * For a held call whose answer comes with a later request (the modern protocol's {@code InputRequiredResult}): logs
+     * its outcome if it times out or is cancelled, as no one waits for it; an answer logs its own.
+     */
+    public void recordWhenGivenUp(PendingCall held, ClassLoader sdk) {
+        held.outcome().thenAccept(outcome -> {
+            if (outcome.kind() == Outcome.Kind.TIMED_OUT || outcome.kind() == Outcome.Kind.CANCELLED) {
+                log.record(held.call(), outcome.decision(held.held()), 0, sdk, outcome.note(held.id()));
+            }
+        });
+    }
 }

@@ -9,6 +9,7 @@ import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
@@ -185,14 +186,9 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
         }
     }
 
-    /** A list without hidden and outright-denied tools; with {@code on_error=deny} one that cannot be filtered shows no tool. */
-    private static Object filter(PolicySnapshot policy, Object list, Side side, String server) throws ReflectiveOperationException {
-        try {
-            return KotlinObjects.filterTools(list, tool -> policy.isListed(side, server, tool));
-        } catch (Throwable t) {
-            Diagnostics.adviceError("Kotlin " + side.word() + " tools/list filter", t);
-            return policy.failOpen() ? list : KotlinObjects.filterTools(list, tool -> false);
-        }
+    /** A list without hidden and outright-denied tools, failing closed ({@link ListFilter}). */
+    private static Object filter(PolicySnapshot policy, Object list, Side side, String server) {
+        return ListFilter.listed(policy, list, side, server, "Kotlin " + side.word() + " tools/list", KotlinObjects::filterTools);
     }
 
     /** A list that could not be filtered at all: shown as it is with {@code on_error=allow}, else the list fails. */

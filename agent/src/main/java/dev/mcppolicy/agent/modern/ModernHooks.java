@@ -4,10 +4,14 @@ import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.ServerSections;
+import dev.mcppolicy.agent.approval.ApprovalPrompt;
 import dev.mcppolicy.agent.approval.Approvals;
+import dev.mcppolicy.agent.approval.Outcome;
+import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.ListedTools;
@@ -45,6 +49,7 @@ import java.util.concurrent.ExecutionException;
 public final class ModernHooks implements PolicyBridge.ModernHooks {
     private final PolicyHolder holder;
     private final CallDecider decider;
+    private final Approvals approvals;
     /** Client side, per requester (one per client): its tools, for {@code "arguments": "input_schema"} rules. */
     private final ListedTools listedTools = new ListedTools();
     /** Client side, per requester: the {@code serverInfo.name} its server gave. */
@@ -57,6 +62,7 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
         this.holder = holder;
         this.sections = sections;
         this.decider = new CallDecider(log, approvals, showArguments);
+        this.approvals = approvals;
     }
 
     @Override
@@ -88,11 +94,22 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? ModernObjects.inputSchema(tool) : null;
             ToolCall toolCall = new ToolCall(Side.SERVER, null, name, ToolLists.arguments(request), null,
                     ModernObjects.callerId(context), inputSchema);
-            // approval by elicitation (InputRequiredResult) is not built yet: such rules go to the admin channel
-            Decided decided = decider.decide(policy, toolCall, sdk, () -> false);
+            String state = ModernObjects.requestState(request);
+            if (state != null && state.startsWith(APPROVAL_STATE)) {
+                // the client's retry with its user's answer to the agent's own question
+                return answered(toolCall, state.substring(APPROVAL_STATE.length()), feature, context, tool, request, call, sdk);
+            }
+            Decided decided = decider.decide(policy, toolCall, sdk, () -> approvals != null && ModernObjects.canElicit(context));
             decision = decided.decision();
-            if (decided.held() != null) {
-                return decider.awaitApproval(decided.held(), sdk, null,
+            PendingCall held = decided.held();
+            if (held != null && Approvals.ELICITATION.equals(held.via())) {
+                // the protocol's own question: the client asks its user, then sends the call again with the answer
+                decider.recordWhenGivenUp(held, sdk);
+                return ModernObjects.inputRequired(sdk, APPROVAL_KEY, ApprovalPrompt.message(held), ApprovalPrompt.requestedSchema(),
+                        APPROVAL_STATE + held.id());
+            }
+            if (held != null) {
+                return decider.awaitApproval(held, sdk, null,
                         () -> rerun((MethodHandle) call, feature, context, tool, request), text -> ModernObjects.serverDenied(sdk, text));
             }
             if (decision.effect() == Effect.ALLOW) {
@@ -105,6 +122,45 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             }
             return onServerError(policy, "modern server tools/call", t, sdk, name);
         }
+    }
+
+    /** The key of the agent's question in an {@code InputRequiredResult}, and of its answer in the retry's {@code inputResponses}. */
+    static final String APPROVAL_KEY = "mcp-policy/approval";
+    /** What the agent's {@code requestState} starts with (the SDK seals it before the client sees it); the approval id follows. */
+    static final String APPROVAL_STATE = "mcp-policy/approval:";
+
+    /**
+     * A retry that answers the agent's approval question: the held call of {@code id}, if the retry is that same call
+     * (tool and arguments), approved or denied by the answer in its {@code inputResponses}; approved, the tool runs
+     * with the request the client would have sent without the question (no agent key, no agent state). A retry for an
+     * id no longer held (decided, timed out) or for another call is denied.
+     */
+    private Object answered(ToolCall retried, String id, Object feature, Object context, Object tool, Object request, Object call,
+            ClassLoader sdk) throws Throwable {
+        PendingCall held = approvals == null ? null : approvals.get(id);
+        if (held == null || !held.call().tool().equals(retried.tool()) || !held.call().arguments().equals(retried.arguments())) {
+            String why = held == null ? "the approval " + id + " is no longer held (decided, or timed out)"
+                    : "the call sent with approval " + id + " is not the call that was held";
+            Decision refused = new Decision(Effect.DENY, Effect.DENY, held == null ? "(approval)" : held.held().rule(), why, 0);
+            decider.record(retried, refused, sdk);
+            return ModernObjects.serverDenied(sdk, refused.callerMessage(retried.tool()));
+        }
+        Object response = ModernObjects.inputResponse(request, APPROVAL_KEY);
+        ApprovalPrompt.Answer answer = ApprovalPrompt.answer(ModernObjects.elicitAction(response), ModernObjects.elicitContent(response));
+        String approver = retried.clientId() == null ? Approvals.ELICITATION : retried.clientId();
+        if (answer.approved()) {
+            approvals.approve(id, approver, answer.reason(), Approvals.ELICITATION);
+        } else {
+            approvals.deny(id, approver, answer.reason(), Approvals.ELICITATION);
+        }
+        Outcome outcome = held.outcome().getNow(null);
+        if (outcome == null) {
+            throw new IllegalStateException("approval " + id + " has no outcome after its answer");
+        }
+        return decider.answer(held, outcome, sdk,
+                () -> rerun((MethodHandle) call, feature, context, tool, ModernObjects.withoutInput(request, APPROVAL_KEY)),
+                text -> ModernObjects.serverDenied(sdk, text),
+                () -> ModernObjects.serverDenied(sdk, "Policy denied tool '" + retried.tool() + "': the approval was given up"));
     }
 
     /** Runs the hooked {@code ToolsFeature.call} of a call decided later; the hook it re-enters lets it through once. */
@@ -267,24 +323,11 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
 
     /**
      * A list without hidden and outright-denied tools ({@code response}: the server's {@code McpAsyncResponse},
-     * else the client's {@code ListToolsResult}); with {@code on_error=deny} one that cannot be filtered shows no
-     * tool, or, if even that fails, the error fails the list.
+     * else the client's {@code ListToolsResult}), failing closed ({@link ListFilter}).
      */
     private static Object filter(PolicySnapshot policy, Object list, Side side, String server, boolean response) {
-        try {
-            return response ? ModernObjects.filterResponse(list, tool -> policy.isListed(side, server, tool))
-                    : ToolLists.filterTools(list, tool -> policy.isListed(side, server, tool));
-        } catch (Throwable t) {
-            Diagnostics.adviceError("modern " + side.word() + " tools/list filter", t);
-            if (policy.failOpen()) {
-                return list;
-            }
-            try {
-                return response ? ModernObjects.filterResponse(list, tool -> false) : ToolLists.filterTools(list, tool -> false);
-            } catch (Throwable again) {
-                throw new IllegalStateException("mcp-policy could not filter tools/list and shows no tool (on_error=deny)", t);
-            }
-        }
+        return ListFilter.listed(policy, list, side, server, "modern " + side.word() + " tools/list",
+                response ? ModernObjects::filterResponse : ToolLists::filterTools);
     }
 
     /** A list that could not even be wrapped: with {@code on_error=deny} the list fails. */

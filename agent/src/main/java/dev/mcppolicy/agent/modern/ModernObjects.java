@@ -93,6 +93,72 @@ final class ModernObjects {
         return Class.forName(PACKAGE + "server.McpAsyncResponse", false, sdk).getMethod("result", Object.class).invoke(null, result);
     }
 
+    /**
+     * Whether the request's client declared it can ask its user (form elicitation; an empty {@code elicitation} means
+     * form too), so a held call may be answered with the protocol's {@code InputRequiredResult}.
+     */
+    static boolean canElicit(Object context) {
+        Object capabilities = call(context, "clientCapabilities");
+        Object elicitation = capabilities == null ? null : call(capabilities, "elicitation");
+        if (elicitation == null) {
+            return false;
+        }
+        return call(elicitation, "form") != null || call(elicitation, "url") == null;
+    }
+
+    static String requestState(Object callToolRequest) {
+        return asString(call(callToolRequest, "requestState"));
+    }
+
+    /** The retry's answer under {@code key} in its {@code inputResponses} (an {@code ElicitResult} as JSON), or {@code null}. */
+    static Object inputResponse(Object callToolRequest, String key) {
+        return call(callToolRequest, "inputResponses") instanceof Map<?, ?> responses ? responses.get(key) : null;
+    }
+
+    /** The {@code action} of an elicitation answer ({@code accept}, {@code decline}, {@code cancel}), or {@code null}. */
+    static String elicitAction(Object response) {
+        return response instanceof Map<?, ?> map ? asString(map.get("action")) : null;
+    }
+
+    static Map<?, ?> elicitContent(Object response) {
+        return response instanceof Map<?, ?> map && map.get("content") instanceof Map<?, ?> content ? content : null;
+    }
+
+    /**
+     * {@code Mono.just(McpAsyncResponse.result(InputRequiredResult.builder().elicit(key, ElicitFormRequest(message,
+     * schema)).requestState(state).build()))}: the protocol's own question for the client's user.
+     */
+    static Object inputRequired(ClassLoader sdk, String key, String message, Map<String, Object> schema, String state)
+            throws ReflectiveOperationException {
+        Class<?> form = Class.forName(SCHEMA + "$ElicitFormRequest", false, sdk);
+        Object formBuilder = form.getMethod("builder", String.class, Map.class).invoke(null, message, schema);
+        Object request = formBuilder.getClass().getMethod("build").invoke(formBuilder);
+        Object builder = Class.forName(SCHEMA + "$InputRequiredResult", false, sdk).getMethod("builder").invoke(null);
+        builder = builder.getClass().getMethod("elicit", String.class, form).invoke(builder, key, request);
+        builder = builder.getClass().getMethod("requestState", String.class).invoke(builder, state);
+        Object result = builder.getClass().getMethod("build").invoke(builder);
+        return Results.monoJust(sdk, response(sdk, result));
+    }
+
+    /** The retried {@code CallToolRequest} as the client would have sent it without the agent's question: no {@code key}, no state. */
+    static Object withoutInput(Object callToolRequest, String key) throws ReflectiveOperationException {
+        Map<String, Object> responses = null;
+        if (call(callToolRequest, "inputResponses") instanceof Map<?, ?> all) {
+            responses = new java.util.LinkedHashMap<>();
+            for (Map.Entry<?, ?> entry : all.entrySet()) {
+                if (!key.equals(entry.getKey())) {
+                    responses.put(String.valueOf(entry.getKey()), entry.getValue());
+                }
+            }
+            if (responses.isEmpty()) {
+                responses = null;
+            }
+        }
+        Class<?> type = callToolRequest.getClass();
+        return type.getConstructor(String.class, Map.class, Map.class, String.class, Map.class).newInstance(call(callToolRequest, "name"),
+                call(callToolRequest, "arguments"), responses, null, call(callToolRequest, "meta"));
+    }
+
     /** Whether a client list result is a tool list (the paged {@code ListSpec} serves prompts and resources too). */
     static boolean isToolList(Object result) {
         return result != null && result.getClass().getName().equals(SCHEMA + "$ListToolsResult");

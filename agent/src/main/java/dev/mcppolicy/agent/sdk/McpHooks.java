@@ -10,6 +10,7 @@ import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.decide.CallDecider;
+import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
@@ -328,24 +329,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * becomes empty, or, if even that fails, the thrown error fails the {@code tools/list} itself.
      */
     private Object filter(PolicySnapshot policy, Object listToolsResult, Side side, String server) {
-        try {
-            return ToolLists.filterTools(listToolsResult, tool -> {
-                if (TestHooks.FAILS_LIST_FILTER) {
-                    throw TestHooks.listFilterFault();
-                }
-                return policy.isListed(side, server, tool);
-            });
-        } catch (Throwable t) {
-            Diagnostics.adviceError(side.word() + " tools/list filter", t);
-            if (policy.failOpen()) {
-                return listToolsResult;
-            }
-            try {
-                return ToolLists.filterTools(listToolsResult, tool -> false);
-            } catch (Throwable again) {
-                throw new IllegalStateException("mcp-policy could not filter tools/list and shows no tool (on_error=deny)", t);
-            }
-        }
+        return ListFilter.listed(policy, listToolsResult, side, server, side.word() + " tools/list", ToolLists::filterTools);
     }
 
     /** The list's {@code Mono} could not even be wrapped: with {@code on_error=deny} it becomes an error {@code Mono}. */

@@ -214,7 +214,7 @@ class McpHooksTest {
         Mono<?> listed = (Mono<?>) hooks(holder).serverList(Mono.just(new Broken(List.of(new Tool("secret")))), null);
 
         assertThatThrownBy(listed::block).isInstanceOf(IllegalStateException.class)
-                .hasMessage("mcp-policy could not filter tools/list and shows no tool (on_error=deny)");
+                .hasMessage("mcp-policy could not filter server tools/list and shows no tool (on_error=deny)");
     }
 
     @Test
