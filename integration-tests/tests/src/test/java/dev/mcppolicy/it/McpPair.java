@@ -68,7 +68,7 @@ final class McpPair implements AutoCloseable {
             String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverCommand,
             String serverStdout) throws IOException {
         return startWithServer(name, sdkVersion, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
-                clientAgentOptions, serverCommand, serverStdout, "fixture.FixtureClient");
+                clientAgentOptions, serverCommand, serverStdout, "fixture.FixtureClient", List.of());
     }
 
     /**
@@ -77,9 +77,15 @@ final class McpPair implements AutoCloseable {
      */
     static McpPair startModern(String name, String transport, boolean async, String serverPolicy, String clientPolicy,
             String serverAgentOptions, String clientAgentOptions) throws IOException {
+        return startModern(name, transport, async, serverPolicy, clientPolicy, serverAgentOptions, clientAgentOptions, List.of());
+    }
+
+    /** {@link #startModern} with more options for the client JVM ({@code -Dfixture.elicit=accept}, say). */
+    static McpPair startModern(String name, String transport, boolean async, String serverPolicy, String clientPolicy,
+            String serverAgentOptions, String clientAgentOptions, List<String> clientJvmArgs) throws IOException {
         List<String> server = List.of("-Dfixture.async=" + async, "-cp", Fixtures.classPath(MODERN_SDK), "fixture.ModernServer", transport);
         return startWithServer(name, MODERN_SDK, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
-                clientAgentOptions, server, null, "fixture.ModernClient");
+                clientAgentOptions, server, null, "fixture.ModernClient", clientJvmArgs);
     }
 
     /**
@@ -92,7 +98,7 @@ final class McpPair implements AutoCloseable {
         List<String> server = List.of("-cp", Fixtures.kotlinClassPath(), "fixture.kotlin.KotlinServerKt", transport);
         boolean stdio = "stdio".equals(transport);
         return startWithServer(name, stdio ? KOTLIN : KOTLIN_HTTP_CLIENT, transport, false, serverPolicy, clientPolicy, serverAgentOptions,
-                clientAgentOptions, server, null, stdio ? "fixture.kotlin.KotlinClientKt" : "fixture.FixtureClient");
+                clientAgentOptions, server, null, stdio ? "fixture.kotlin.KotlinClientKt" : "fixture.FixtureClient", List.of());
     }
 
     /** The Kotlin MCP SDK version of the Kotlin fixtures, as {@link #startWithServer} names its client's class path. */
@@ -106,7 +112,7 @@ final class McpPair implements AutoCloseable {
 
     private static McpPair startWithServer(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
             String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverCommand,
-            String serverStdout, String clientMain) throws IOException {
+            String serverStdout, String clientMain, List<String> clientJvmArgs) throws IOException {
         Path root = Fixtures.workDir(name);
         Path serverDir = Files.createDirectories(root.resolve("server"));
         Path clientDir = Files.createDirectories(root.resolve("client"));
@@ -114,7 +120,8 @@ final class McpPair implements AutoCloseable {
         Files.writeString(clientDir.resolve("mcp-policy.json"), clientPolicy);
         String classPath = KOTLIN.equals(sdkVersion) ? Fixtures.kotlinClassPath() : Fixtures.classPath(sdkVersion);
         String serverAgent = Fixtures.javaagent(serverAgentOptions);
-        List<String> clientJvm = List.of(Fixtures.javaagent(clientAgentOptions), "-Dfixture.async=" + async);
+        List<String> clientJvm = new ArrayList<>(List.of(Fixtures.javaagent(clientAgentOptions), "-Dfixture.async=" + async));
+        clientJvm.addAll(clientJvmArgs);
         ForkedJvm server = null;
         String url = null;
         List<String> clientArgs = new ArrayList<>();

@@ -102,6 +102,34 @@ class Sdk220ModernElicitationApprovalIT {
         }
     }
 
+    /**
+     * The SDK's own modern client with a form-elicitation handler (its user answers {@code accept} or {@code decline}):
+     * it gets the agent's question in an {@code InputRequiredResult}, asks, and sends the call again itself; the
+     * answer decides, and the tool runs only when approved.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"accept", "decline"})
+    void theSdksOwnClientAsksItsUserAndSendsTheCallAgain(String user) throws Exception {
+        String name = "Sdk220ModernElicitationApprovalIT-client-" + user;
+        try (McpPair pair = McpPair.startModern(name, "stdio", false, POLICY, "{ \"version\": \"1\", \"default\": \"allow\" }",
+                "admin=127.0.0.1:0", "", List.of("-Dfixture.elicit=" + user))) {
+            String answer = pair.call("run_command", "{\"command\":\"ls\"}");
+            if (user.equals("accept")) {
+                assertThat(answer).as(pair.dump()).isEqualTo("RESULT isError=false text=run_command done");
+            } else {
+                assertThat(answer).as(pair.dump()).startsWith("RESULT isError=true text=Policy denied tool 'run_command': approval denied by "
+                        + "fixture-client").endsWith("[rule /tools/run_command]");
+            }
+            pair.sync();
+            assertThat(pair.clientLog()).as(pair.dump()).anyMatch(line -> line.startsWith("ELICITED Approve the tool call 'run_command'?"));
+            assertThat(pair.serverLog()).as(pair.dump())
+                    .anyMatch(line -> line.contains("decision=HOLD tool=run_command") && line.contains("approval_via=elicitation"))
+                    .anyMatch(line -> line.contains(user.equals("accept") ? "decision=ALLOW tool=run_command" : "decision=DENY tool=run_command")
+                            && line.contains("approver=fixture-client"))
+                    .filteredOn(line -> line.startsWith("HANDLER RAN run_command")).hasSize(user.equals("accept") ? 1 : 0);
+        }
+    }
+
     /** A modern {@code tools/call} of run_command; {@code elicits}: the client declares form elicitation; a retry carries state and answer. */
     private static String call(String id, String arguments, boolean elicits, String state, String answer) throws Exception {
         ObjectNode request = (ObjectNode) CallMix.JSON.readTree(StdioRpc.forSdk(StdioRpc.MODERN, StdioRpc.call(id, "run_command", arguments)));
