@@ -47,7 +47,7 @@ public final class CallDecider {
     /** The stack's answer to a denied call: the §5 text as the object the hooked method returns. */
     @FunctionalInterface
     public interface Denial {
-        Object of(String text) throws ReflectiveOperationException;
+        Object of(String text) throws Throwable;
     }
 
     /**
@@ -131,11 +131,12 @@ public final class CallDecider {
 
     /**
      * For a held call whose answer comes with a later request (the modern protocol's {@code InputRequiredResult}): logs
-     * its outcome if it times out or is cancelled, as no one waits for it; an answer logs its own.
+     * its outcome when it is not that answer (a timeout, a cancel, the admin channel), as no one waits for it; the
+     * answer logs its own.
      */
     public void recordWhenGivenUp(PendingCall held, ClassLoader sdk) {
         held.outcome().thenAccept(outcome -> {
-            if (outcome.kind() == Outcome.Kind.TIMED_OUT || outcome.kind() == Outcome.Kind.CANCELLED) {
+            if (!Approvals.ELICITATION.equals(outcome.via())) {
                 log.record(held.call(), outcome.decision(held.held()), 0, sdk, outcome.note(held.id()));
             }
         });

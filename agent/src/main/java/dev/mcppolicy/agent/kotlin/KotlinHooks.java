@@ -47,8 +47,8 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
     private final PolicyHolder holder;
     private final CallDecider decider;
     private final ServerSections sections;
-    /** Client side, per client: the input schemas of the tools it listed, by name. */
-    private final Map<Object, Map<String, Map<String, ?>>> listed = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Client side, per client: the tools it listed ({@code Tool}s by name), their schemas read when a rule needs one. */
+    private final Map<Object, Map<String, Object>> listed = Collections.synchronizedMap(new WeakHashMap<>());
 
     public KotlinHooks(PolicyHolder holder, DecisionLog log, Approvals approvals, boolean showArguments, ServerSections sections) {
         this.holder = holder;
@@ -138,8 +138,8 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
         String server = policy.serverSection(KotlinObjects.serverName(client), null);
         Map<String, ?> schema = null;
         if (policy.needsInputSchema(Side.CLIENT, server, tool)) {
-            Map<String, Map<String, ?>> tools = listed.get(client);
-            schema = tools == null ? null : tools.get(tool);
+            Map<String, Object> tools = listed.get(client);
+            schema = tools == null ? null : KotlinObjects.inputSchema(tools.get(tool));
         }
         ToolCall call = new ToolCall(Side.CLIENT, server, tool, KotlinObjects.arguments(request),
                 "client-" + Integer.toHexString(System.identityHashCode(client)), KotlinObjects.ownName(client), schema);
@@ -170,14 +170,7 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
                 return result;
             }
             PolicySnapshot policy = holder.isLoaded() ? holder.current() : holder.whenLoaded().get(LIST_WAIT_SECONDS, TimeUnit.SECONDS);
-            Map<String, Map<String, ?>> schemas = new java.util.concurrent.ConcurrentHashMap<>();
-            for (Map.Entry<String, Object> tool : KotlinObjects.tools(result).entrySet()) {
-                Map<String, ?> schema = KotlinObjects.inputSchema(tool.getValue());
-                if (tool.getKey() != null && schema != null) {
-                    schemas.put(tool.getKey(), schema);
-                }
-            }
-            listed.put(client, schemas);
+            listed.put(client, KotlinObjects.tools(result));
             String name = KotlinObjects.serverName(client);
             sections.listed(policy, name, null, null);
             return filter(policy, result, Side.CLIENT, policy.serverSection(name, null));

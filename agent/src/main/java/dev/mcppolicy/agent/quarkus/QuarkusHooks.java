@@ -115,14 +115,8 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
         }
     }
 
-    private static Object send(Api api, Object request, Object message, String text) throws ReflectiveOperationException {
-        try {
-            return api.sendDenied(request, api.id(message), text);
-        } catch (ReflectiveOperationException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+    private static Object send(Api api, Object request, Object message, String text) throws Throwable {
+        return api.sendDenied(request, api.id(message), text);
     }
 
     /** Runs the hooked {@code toolsCall} of a call decided later; the hook it re-enters lets it through once. */

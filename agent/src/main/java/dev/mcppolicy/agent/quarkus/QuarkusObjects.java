@@ -58,6 +58,7 @@ final class QuarkusObjects {
         private final MethodHandle succeeded;
         private final MethodHandle encode;
         private final MethodHandle decode;
+        private final MethodHandle getTool;
         private final Class<?> jsonObject;
         private final Class<?> jsonArray;
 
@@ -87,6 +88,9 @@ final class QuarkusObjects {
             Class<?> json = Class.forName("io.vertx.core.json.Json", false, loader);
             encode = generic(lookup.findStatic(json, "encode", MethodType.methodType(String.class, Object.class)));
             decode = generic(lookup.findStatic(json, "decodeValue", MethodType.methodType(Object.class, String.class)));
+            Class<?> toolManager = Class.forName("io.quarkiverse.mcp.server.ToolManager", false, loader);
+            getTool = generic(lookup.findVirtual(toolManager, "getTool",
+                    MethodType.methodType(Class.forName("io.quarkiverse.mcp.server.ToolManager$ToolInfo", false, loader), String.class)));
         }
 
         private static MethodHandle generic(MethodHandle handle) {
@@ -206,7 +210,7 @@ final class QuarkusObjects {
      */
     static Map<String, ?> inputSchema(Api api, Object handler, String tool) throws Throwable {
         Object manager = field(handler, "manager");
-        Object info = manager == null ? null : lookupTool(manager, tool);
+        Object info = manager == null ? null : (Object) api.getTool.invokeExact(manager, (Object) tool);
         if (info == null) {
             return null;
         }
@@ -230,10 +234,5 @@ final class QuarkusObjects {
         @SuppressWarnings("unchecked") // JSON: an object's keys are strings
         Map<String, ?> map = schema instanceof Map<?, ?> m ? (Map<String, ?>) m : null;
         return map;
-    }
-
-    private static Object lookupTool(Object manager, String tool) throws ReflectiveOperationException {
-        Class<?> type = Class.forName("io.quarkiverse.mcp.server.ToolManager", false, manager.getClass().getClassLoader());
-        return type.getMethod("getTool", String.class).invoke(manager, tool);
     }
 }
