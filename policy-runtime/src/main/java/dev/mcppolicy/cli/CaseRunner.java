@@ -4,6 +4,7 @@ import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.policy.Durations;
 import dev.mcppolicy.policy.Policy;
@@ -45,12 +46,21 @@ import java.util.Set;
  *     - {repeat: 10, expect: ALLOW}
  *     - {expect: {decision: DENY, rule: /tools/run_command/limits/0}}
  *     - {at: 61s, expect: ALLOW}
+ * - name: system files are off limits
+ *   resource: file:///public/%2e%2e/etc/passwd
+ *   expect: {decision: DENY, rule: /resources/file:~1~1~1etc~1*}
+ * - prompt: summarize
+ *   args: {style: short}
+ *   expect: ALLOW
  * </pre>
+ * A case names one of {@code tool}, {@code resource} (a URI) and {@code prompt} (SPEC §12).
  */
 final class CaseRunner {
     static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
-    private static final Set<String> CALL_KEYS = Set.of("tool", "args", "client", "session", "server", "at", "repeat", "expect");
-    private static final Set<String> CASE_KEYS = Set.of("name", "tool", "args", "client", "session", "server", "at", "repeat", "expect", "steps");
+    private static final Set<String> CALL_KEYS = Set.of("tool", "resource", "prompt", "args", "client", "session", "server", "at",
+            "repeat", "expect");
+    private static final Set<String> CASE_KEYS = Set.of("name", "tool", "resource", "prompt", "args", "client", "session", "server",
+            "at", "repeat", "expect", "steps");
     private static final Set<String> EXPECT_KEYS = Set.of("decision", "rule", "would", "reason", "retry_after", "arg");
 
     private final PrintStream out;
@@ -188,17 +198,40 @@ final class CaseRunner {
 
     @SuppressWarnings("unchecked")
     private static ToolCall call(Map<String, Object> step, String at) {
-        Object tool = step.get("tool");
-        if (!(tool instanceof String)) {
-            throw new CaseException(at + ": missing 'tool' (a tool name)");
+        Kind kind = null;
+        String name = null;
+        for (Kind candidate : Kind.values()) {
+            Object value = step.get(candidate.word());
+            if (value == null) {
+                continue;
+            }
+            if (kind != null) {
+                throw new CaseException(at + ": names both '" + kind.word() + "' and '" + candidate.word() + "'; a call is one of them");
+            }
+            if (!(value instanceof String)) {
+                throw new CaseException(at + "/" + candidate.word() + ": expected a string");
+            }
+            kind = candidate;
+            name = (String) value;
+        }
+        if (kind == null) {
+            throw new CaseException(at + ": missing 'tool' (a tool name), 'resource' (a URI) or 'prompt' (a prompt name)");
         }
         Object args = step.getOrDefault("args", Map.of());
         if (!(args instanceof Map)) {
             throw new CaseException(at + "/args: expected an object of arguments");
         }
+        if (kind == Kind.RESOURCE && step.containsKey("args")) {
+            throw new CaseException(at + "/args: a resource read has no arguments (its conditions test the path \"uri\")");
+        }
         String server = text(step.get("server"), at + "/server");
-        return new ToolCall(server == null ? Side.SERVER : Side.CLIENT, server, (String) tool, (Map<String, Object>) args,
-                text(step.get("session"), at + "/session"), text(step.get("client"), at + "/client"), null);
+        Side side = server == null ? Side.SERVER : Side.CLIENT;
+        String session = text(step.get("session"), at + "/session");
+        String client = text(step.get("client"), at + "/client");
+        if (kind == Kind.RESOURCE) {
+            return ToolCall.resource(side, server, name, session, client);
+        }
+        return new ToolCall(side, server, name, (Map<String, Object>) args, session, client, null, kind);
     }
 
     private static String text(Object value, String at) {

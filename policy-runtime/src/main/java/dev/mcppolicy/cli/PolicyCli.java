@@ -4,6 +4,7 @@ import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
 import dev.mcppolicy.engine.Side;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.JsonPointers;
 import dev.mcppolicy.policy.Approval;
@@ -13,6 +14,8 @@ import dev.mcppolicy.policy.PolicyError;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyLint;
 import dev.mcppolicy.policy.PolicyParser;
+import dev.mcppolicy.policy.ResourceUris;
+import dev.mcppolicy.policy.ResultRule;
 import dev.mcppolicy.policy.ToolRule;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -34,7 +37,7 @@ public final class PolicyCli {
     private static final String HELP = String.join(System.lineSeparator(),
             "usage: java -jar mcp-policy-agent.jar <command> ...",
             "  check POLICY                      validate a policy file; exit 1 with every error, 0 with only WARN lines",
-            "  explain POLICY --tool T [--args JSON] [--client C] [--session S] [--server S]",
+            "  explain POLICY (--tool T | --resource URI | --prompt P) [--args JSON] [--client C] [--session S] [--server S]",
             "                                    decide one call and say which rule decided it",
             "  test POLICY CASES                 run table-driven policy tests; exit code = failures",
             "  scan [-o FILE] [--format json|yaml] [--timeout 10s] (-- COMMAND ARGS... | --url URL [--header \"N: v\"]...)",
@@ -90,6 +93,8 @@ public final class PolicyCli {
             Policy policy = PolicyParser.parse(Path.of(args[0]));
             int servers = policy.servers().size();
             out.println(args[0] + ": OK (" + policy.tools().size() + " tool rules"
+                    + (policy.resources().isEmpty() ? "" : ", " + policy.resources().size() + " resource rules")
+                    + (policy.prompts().isEmpty() ? "" : ", " + policy.prompts().size() + " prompt rules")
                     + (servers > 0 ? ", " + servers + " server sections" : "")
                     + ", default " + policy.defaultAction().word() + ", mode " + policy.mode().word()
                     + ", sha256 " + policy.sha256() + ")");
@@ -107,19 +112,38 @@ public final class PolicyCli {
     }
 
     private int explain(String[] args) {
-        Options options = Options.parse(args, List.of("--tool", "--args", "--client", "--session", "--server"));
+        Options options = Options.parse(args, List.of("--tool", "--resource", "--prompt", "--args", "--client", "--session", "--server"));
         if (options.positional().size() != 1) {
             throw new UsageException("explain takes one policy file");
         }
-        String tool = options.require("--tool");
+        Kind kind = null;
+        for (Kind candidate : Kind.values()) {
+            if (options.has("--" + candidate.word())) {
+                if (kind != null) {
+                    throw new UsageException("explain takes one of --tool, --resource and --prompt");
+                }
+                kind = candidate;
+            }
+        }
+        if (kind == null) {
+            throw new UsageException("explain needs --tool T, --resource URI or --prompt P");
+        }
+        String tool = options.get("--" + kind.word());
         Map<String, Object> arguments = options.has("--args") ? Json.object(options.get("--args"), "--args") : Map.of();
         Policy policy = load(options.positional().get(0));
         if (policy == null) {
             return USAGE;
         }
         String server = options.get("--server");
-        ToolCall call = new ToolCall(server == null ? Side.SERVER : Side.CLIENT, server, tool, arguments,
-                options.get("--session"), options.get("--client"), null);
+        Side side = server == null ? Side.SERVER : Side.CLIENT;
+        ToolCall call = kind == Kind.RESOURCE ? ToolCall.resource(side, server, tool, options.get("--session"), options.get("--client"))
+                : new ToolCall(side, server, tool, arguments, options.get("--session"), options.get("--client"), null, kind);
+        if (kind == Kind.RESOURCE) {
+            String normalized = ResourceUris.normalizeOrNull(tool);
+            if (normalized != null && !normalized.equals(tool)) {
+                out.println("matched:  " + normalized);
+            }
+        }
         Decision decision = PolicyEngine.of(policy, Clock.systemUTC()).decide(call);
         out.println("decision: " + decision.effect() + (decision.isMonitored() ? " (monitor mode; would be " + decision.wouldBe() + ")" : ""));
         out.println("rule:     " + decision.rule());
@@ -133,13 +157,30 @@ public final class PolicyCli {
             out.println("retry:    after " + decision.retryAfterSeconds() + "s");
         }
         if (decision.wouldBe() == Effect.DENY) {
-            out.println("caller:   " + decision.callerMessage(tool));
+            out.println("caller:   " + decision.callerMessage(kind, tool));
         }
         ToolRule rule = policy.ruleAt(decision.rule());
+        if (decision.wouldBe() != Effect.DENY && rule != null && rule.result() != null) {
+            out.println("result:   judged by " + decision.rule() + "/result" + resultWords(rule.result()));
+        }
         if (decision.wouldBe() == Effect.REQUIRE_APPROVAL && rule != null && rule.approval() != null) {
             out.println("approval: " + approvalWords(rule.approval(), call.side()));
         }
         return 0;
+    }
+
+    private static String resultWords(ResultRule result) {
+        StringBuilder words = new StringBuilder(" (max_bytes ").append(result.maxBytes());
+        if (result.secrets()) {
+            words.append(", redacts secrets");
+        }
+        for (ResultRule.Redaction redaction : result.redactions()) {
+            words.append(", redacts ").append(redaction.name());
+        }
+        if (!result.denyIf().isEmpty()) {
+            words.append(", ").append(result.denyIf().size()).append(" deny_if");
+        }
+        return words.append(')').toString();
     }
 
     /** How a held call is asked, for {@code check} and {@code explain}. */

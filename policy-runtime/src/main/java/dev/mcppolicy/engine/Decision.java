@@ -80,7 +80,15 @@ public record Decision(Effect effect, Effect wouldBe, String rule, String reason
      * with {@code …(+N chars)}; the message is one line whatever the name.
      */
     public String callerMessage(String tool) {
-        StringBuilder text = new StringBuilder("Policy denied tool '");
+        return callerMessage(Kind.TOOL, tool);
+    }
+
+    /**
+     * {@link #callerMessage(String)} for a call of any kind (SPEC §12):
+     * {@code Policy denied resource 'file:///etc/passwd': system files are off limits [rule /resources/file:~1~1~1etc~1*]}.
+     */
+    public String callerMessage(Kind kind, String tool) {
+        StringBuilder text = new StringBuilder("Policy denied ").append(kind.word()).append(" '");
         DisplayText.appendQuoted(String.valueOf(tool), '\'', TOOL_NAME_CAP, text);
         text.append("': ").append(reason == null ? "denied by policy" : reason);
         if (retryAfterSeconds > 0) {

@@ -76,6 +76,25 @@ public interface PolicyEngine {
     boolean isListed(Side side, String server, String tool);
 
     /**
+     * Whether a tool, resource or prompt appears in its list (SPEC §5, §12): {@code tools/list},
+     * {@code resources/list} and {@code resources/templates/list} (a template by its URI template, read as a
+     * URI with its expressions as they are written), {@code prompts/list}.
+     */
+    boolean isListed(Kind kind, Side side, String server, String name);
+
+    /**
+     * Whether any rule has a {@code result} (SPEC §13). When not, a caller skips {@link #resultJudge}
+     * and reads no answer: a policy without result rules costs nothing after the call.
+     */
+    boolean judgesResults();
+
+    /**
+     * The judge of the answer to {@code call}, which this engine allowed; {@code null} when the rule that
+     * decided it has no {@code result} (a denied call has no answer to judge).
+     */
+    ResultJudge resultJudge(ToolCall call);
+
+    /**
      * Whether deciding this tool needs the tool's advertised input schema ({@code "arguments":
      * "input_schema"}), so that a caller fetches it only then.
      */

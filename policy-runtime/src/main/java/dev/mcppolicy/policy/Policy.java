@@ -17,6 +17,10 @@ import java.util.Objects;
  * @param allToolsLimits limits every call counts against
  * @param tools rules by exact name or glob, in policy order
  * @param servers client-side sections by upstream {@code serverInfo.name}
+ * @param resources resource rules by URI or URI glob (SPEC §12), in policy order
+ * @param prompts prompt rules by name or glob, in policy order
+ * @param resourceDefault {@link Action#ALLOW} or {@link Action#DENY}, for resources no rule names
+ * @param promptDefault {@link Action#ALLOW} or {@link Action#DENY}, for prompts no rule names
  * @param sha256 hex SHA-256 of the policy source, or {@code null} for a policy built in code
  */
 public record Policy(
@@ -27,6 +31,10 @@ public record Policy(
         List<Limit> allToolsLimits,
         Map<String, ToolRule> tools,
         Map<String, ServerPolicy> servers,
+        Map<String, ToolRule> resources,
+        Map<String, ToolRule> prompts,
+        Action resourceDefault,
+        Action promptDefault,
         String sha256) {
 
     public Policy {
@@ -37,30 +45,73 @@ public record Policy(
         allToolsLimits = List.copyOf(allToolsLimits);
         tools = orderedCopy(tools);
         servers = orderedCopy(servers);
+        resources = orderedCopy(resources);
+        prompts = orderedCopy(prompts);
+        Objects.requireNonNull(resourceDefault, "resourceDefault");
+        Objects.requireNonNull(promptDefault, "promptDefault");
+    }
+
+    /** A policy with tool rules only: resources and prompts are allowed (SPEC §12: absent sections change nothing). */
+    public Policy(String version, Action defaultAction, Mode mode, List<String> hide, List<Limit> allToolsLimits,
+                  Map<String, ToolRule> tools, Map<String, ServerPolicy> servers, String sha256) {
+        this(version, defaultAction, mode, hide, allToolsLimits, tools, servers, Map.of(), Map.of(), Action.ALLOW,
+                Action.ALLOW, sha256);
+    }
+
+    /** Whether the policy has any resource or prompt rule or default other than allow, anywhere. */
+    public boolean policesResourcesOrPrompts() {
+        if (!resources.isEmpty() || !prompts.isEmpty() || resourceDefault != Action.ALLOW || promptDefault != Action.ALLOW) {
+            return true;
+        }
+        for (ServerPolicy section : servers.values()) {
+            if (!section.resources().isEmpty() || !section.prompts().isEmpty()
+                    || section.resourceDefault() == Action.DENY || section.promptDefault() == Action.DENY) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
-     * The rule a decision's pointer names ({@code /tools/run_command}, {@code /servers/github/tools/get_issue}),
+     * The rule a decision's pointer names ({@code /tools/run_command}, {@code /servers/github/tools/get_issue},
+     * {@code /resources/file:~1~1~1public~1*}),
      * or {@code null} when it names none ({@code (default)}, a limit of {@code all_tools}, ...).
      */
     public ToolRule ruleAt(String pointer) {
         if (pointer == null) {
             return null;
         }
-        for (Map.Entry<String, ToolRule> tool : tools.entrySet()) {
-            if (pointer.equals("/tools/" + JsonPointers.escape(tool.getKey()))) {
-                return tool.getValue();
-            }
-        }
+        ToolRule rule = ruleAt(pointer, "", tools, resources, prompts);
         for (Map.Entry<String, ServerPolicy> server : servers.entrySet()) {
-            String prefix = "/servers/" + JsonPointers.escape(server.getKey()) + "/tools/";
-            if (!pointer.startsWith(prefix)) {
-                continue;
+            if (rule != null) {
+                return rule;
             }
-            for (Map.Entry<String, ToolRule> tool : server.getValue().tools().entrySet()) {
-                if (pointer.equals(prefix + JsonPointers.escape(tool.getKey()))) {
-                    return tool.getValue();
-                }
+            ServerPolicy section = server.getValue();
+            rule = ruleAt(pointer, "/servers/" + JsonPointers.escape(server.getKey()), section.tools(), section.resources(),
+                    section.prompts());
+        }
+        return rule;
+    }
+
+    private static ToolRule ruleAt(String pointer, String base, Map<String, ToolRule> tools, Map<String, ToolRule> resources,
+                                   Map<String, ToolRule> prompts) {
+        if (!pointer.startsWith(base)) {
+            return null;
+        }
+        ToolRule rule = ruleIn(pointer, base + "/tools/", tools);
+        if (rule == null) {
+            rule = ruleIn(pointer, base + "/resources/", resources);
+        }
+        return rule != null ? rule : ruleIn(pointer, base + "/prompts/", prompts);
+    }
+
+    private static ToolRule ruleIn(String pointer, String prefix, Map<String, ToolRule> rules) {
+        if (!pointer.startsWith(prefix)) {
+            return null;
+        }
+        for (Map.Entry<String, ToolRule> rule : rules.entrySet()) {
+            if (pointer.equals(prefix + JsonPointers.escape(rule.getKey()))) {
+                return rule.getValue();
             }
         }
         return null;

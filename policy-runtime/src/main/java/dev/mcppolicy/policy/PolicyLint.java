@@ -31,7 +31,29 @@ public final class PolicyLint {
         for (Map.Entry<String, ServerPolicy> server : policy.servers().entrySet()) {
             checkRules(server.getValue().tools(), "/servers/" + JsonPointers.escape(server.getKey()) + "/tools", warnings);
         }
+        if (policy.policesResourcesOrPrompts() || judgesResults(policy)) {
+            warnings.add(new PolicyWarning("", "resources, prompts and result rules are read by check, explain and test, but"
+                    + " the agent does not enforce them yet (issue 31): resources/read, prompts/get and every answer pass"
+                    + " unjudged"));
+        }
         return List.copyOf(warnings);
+    }
+
+    private static boolean judgesResults(Policy policy) {
+        List<Map<String, ToolRule>> sections = new ArrayList<>(List.of(policy.tools(), policy.resources(), policy.prompts()));
+        for (ServerPolicy server : policy.servers().values()) {
+            sections.add(server.tools());
+            sections.add(server.resources());
+            sections.add(server.prompts());
+        }
+        for (Map<String, ToolRule> rules : sections) {
+            for (ToolRule rule : rules.values()) {
+                if (rule.result() != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void checkRules(Map<String, ToolRule> rules, String at, List<PolicyWarning> warnings) {

@@ -4,16 +4,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Client-side rules for the tools of one upstream server, keyed in the policy by its
- * {@code serverInfo.name}.
+ * Client-side rules for one upstream server, keyed in the policy by its {@code serverInfo.name} (or
+ * the address the client reached it at).
  *
  * @param defaultAction the default for this server's tools, or {@code null} to use the policy's
  * @param hide names or globs hidden for this server, on top of the policy's {@code hide}
  * @param tools rules by exact name or glob, in policy order
+ * @param resources resource rules by URI or URI glob (SPEC §12), in policy order
+ * @param prompts prompt rules by name or glob, in policy order
+ * @param resourceDefault the default for this server's resources, or {@code null} to use the policy's
+ * @param promptDefault the default for this server's prompts, or {@code null} to use the policy's
  */
-public record ServerPolicy(Action defaultAction, List<String> hide, Map<String, ToolRule> tools) {
+public record ServerPolicy(Action defaultAction, List<String> hide, Map<String, ToolRule> tools,
+                           Map<String, ToolRule> resources, Map<String, ToolRule> prompts,
+                           Action resourceDefault, Action promptDefault) {
     public ServerPolicy {
         hide = List.copyOf(hide);
         tools = Policy.orderedCopy(tools);
+        resources = Policy.orderedCopy(resources);
+        prompts = Policy.orderedCopy(prompts);
+    }
+
+    /** A section with tool rules only. */
+    public ServerPolicy(Action defaultAction, List<String> hide, Map<String, ToolRule> tools) {
+        this(defaultAction, hide, tools, Map.of(), Map.of(), null, null);
     }
 }

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The rule for the tools a key of {@code tools} names (an exact name or a glob).
+ * The rule for the tools a key of {@code tools} names (an exact name or a glob), and in the same shape
+ * for the resources a key of {@code resources} names (a URI or URI glob) and the prompts a key of
+ * {@code prompts} names (SPEC §12).
  *
  * @param key the key as written in the policy ({@code run_command}, {@code delete_*})
  * @param action what the rule does with a call that passes its checks
@@ -17,6 +19,7 @@ import java.util.Objects;
  * @param validateInputSchema whether the arguments must satisfy the tool's own advertised input schema
  * @param approval approval settings; {@code null} unless the rule says {@code require_approval}
  * @param mode this rule's mode, or {@code null} to follow the policy's
+ * @param result what the rule checks in the answer before the caller sees it (SPEC §13), or {@code null}
  */
 public record ToolRule(
         String key,
@@ -28,7 +31,8 @@ public record ToolRule(
         JsonSchema argumentsSchema,
         boolean validateInputSchema,
         Approval approval,
-        Mode mode) {
+        Mode mode,
+        ResultRule result) {
 
     public ToolRule {
         Objects.requireNonNull(key, "key");
@@ -38,8 +42,14 @@ public record ToolRule(
         limits = List.copyOf(limits);
     }
 
+    /** A rule that does not judge results. */
+    public ToolRule(String key, Action action, String reason, List<Condition> require, List<Condition> denyIf,
+                    List<Limit> limits, JsonSchema argumentsSchema, boolean validateInputSchema, Approval approval, Mode mode) {
+        this(key, action, reason, require, denyIf, limits, argumentsSchema, validateInputSchema, approval, mode, null);
+    }
+
     /** The rule {@code {}}: allow, nothing else. */
     public static ToolRule allow(String key) {
-        return new ToolRule(key, Action.ALLOW, null, List.of(), List.of(), List.of(), null, false, null, null);
+        return new ToolRule(key, Action.ALLOW, null, List.of(), List.of(), List.of(), null, false, null, null, null);
     }
 }

@@ -166,9 +166,66 @@ class PolicyCliTest {
         assertThat(run("explain", policy.toString(), "--tool", "x", "--args", "[1]")).isEqualTo(2);
         assertThat(err()).startsWith("--args must be a JSON object, got an array");
         assertThat(run("explain", policy.toString())).isEqualTo(2);
-        assertThat(err()).contains("missing required option --tool");
+        assertThat(err()).contains("explain needs --tool T, --resource URI or --prompt P");
+        assertThat(run("explain", policy.toString(), "--tool", "x", "--prompt", "p")).isEqualTo(2);
+        assertThat(err()).contains("explain takes one of --tool, --resource and --prompt");
         assertThat(run("explain", policy.toString(), "--tool", "x", "--colour", "red")).isEqualTo(2);
         assertThat(err()).contains("unknown option --colour");
+    }
+
+    private static final String RESOURCES_POLICY = """
+            version: "1"
+            tools: {run_command: {result: {max_bytes: 65536, redact: [{regex: "AKIA[0-9A-Z]{16}", name: aws-key}]}}}
+            resources:
+              "file:///public/*": {}
+              "file:///etc/*": {action: deny, reason: system files are off limits}
+            resource_default: deny
+            prompts:
+              summarize: {require: [{path: args.style, op: in, value: [short, long]}]}
+            """;
+
+    @Test
+    void checkCountsResourceAndPromptRules() throws IOException {
+        Path policy = write("p.yaml", RESOURCES_POLICY);
+        assertThat(run("check", policy.toString())).isZero();
+        assertThat(out()).startsWith(policy + ": OK (1 tool rules, 2 resource rules, 1 prompt rules, default deny");
+    }
+
+    @Test
+    void explainDecidesAResourceByItsNormalizedUriAndAPromptByItsArguments() throws IOException {
+        Path policy = write("p.yaml", RESOURCES_POLICY);
+        assertThat(run("explain", policy.toString(), "--resource", "file:///public/%2e%2e/etc/passwd")).isZero();
+        assertThat(out()).isEqualTo(String.join(System.lineSeparator(),
+                "matched:  file:///etc/passwd",
+                "decision: DENY",
+                "rule:     /resources/file:~1~1~1etc~1*",
+                "reason:   system files are off limits",
+                "caller:   Policy denied resource 'file:///public/%2e%2e/etc/passwd': system files are off limits"
+                        + " [rule /resources/file:~1~1~1etc~1*]",
+                ""));
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--prompt", "summarize", "--args", "{\"style\": 5}")).isZero();
+        assertThat(out()).contains("decision: DENY", "rule:     /prompts/summarize/require/0");
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command")).isZero();
+        assertThat(out()).contains("result:   judged by /tools/run_command/result (max_bytes 65536, redacts aws-key)");
+    }
+
+    @Test
+    void testCasesMayNameAResourceOrAPrompt() throws IOException {
+        Path policy = write("p.yaml", RESOURCES_POLICY);
+        Path cases = write("cases.yaml", """
+                - {name: public, resource: "file:///public/a.txt", expect: ALLOW}
+                - {name: traversal, resource: "file:///public/%2e%2e/etc/passwd", expect: {decision: DENY, rule: "/resources/file:~1~1~1etc~1*"}}
+                - {name: unnamed, resource: "file:///home/x", expect: {decision: DENY, reason: "no policy rule allows this resource (resource_default: deny)"}}
+                - {name: short, prompt: summarize, args: {style: short}, expect: ALLOW}
+                - {name: epic, prompt: summarize, args: {style: epic}, expect: DENY}
+                """);
+        assertThat(run("test", policy.toString(), cases.toString())).as(out() + err()).isZero();
+        assertThat(out()).endsWith("5 cases, 0 failed" + System.lineSeparator());
+        Path bad = write("bad.yaml", "- {tool: a, resource: b, expect: ALLOW}\n");
+        assertThat(run("test", policy.toString(), bad.toString())).isEqualTo(2);
+        assertThat(err()).contains("names both 'tool' and 'resource'; a call is one of them");
     }
 
     @Test

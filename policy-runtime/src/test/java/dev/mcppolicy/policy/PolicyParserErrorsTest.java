@@ -12,8 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every message a policy author can get, with its pointer and position (SPEC §3, issue 2 §2). */
 class PolicyParserErrorsTest {
-    private static final String TOP_KEYS = "expected one of version, default, mode, hide, all_tools, tools, servers";
-    private static final String RULE_KEYS = "expected one of action, reason, require, deny_if, limits, arguments, approval, mode";
+    private static final String TOP_KEYS = "expected one of version, default, mode, hide, all_tools, tools, servers, resources, prompts,"
+            + " resource_default, prompt_default";
+    private static final String RULE_KEYS = "expected one of action, reason, require, deny_if, limits, arguments, approval, mode, result";
     private static final String LIMIT_KEYS = "expected one of counter, window, max, scope, algorithm";
     private static final String CONDITION_KEYS = "expected one of path, op, value";
     private static final String WINDOW = "expected second|minute|hour|day, a whole number of seconds (60), or a duration "
@@ -129,7 +130,7 @@ class PolicyParserErrorsTest {
     void rejectsAnUnknownServerSectionKey() {
         assertThat(only("{\"version\": \"1\", \"servers\": {\"gh\": {\"tool\": {}}}}"))
                 .isEqualTo("/servers/gh/tool (line 1, column 45): unknown key 'tool' (did you mean 'tools'?); "
-                        + "expected one of default, hide, tools");
+                        + "expected one of default, hide, tools, resources, prompts, resource_default, prompt_default");
     }
 
     @Test
@@ -196,7 +197,7 @@ class PolicyParserErrorsTest {
         "\"tools\": {\"t\": {\"arguments\": \"schema\"}} => /tools/t/arguments (line 1, column 47): expected a JSON Schema object or \"input_schema\", got the string \"schema\"",
         "\"tools\": {\"t\": {\"action\": \"require_approval\", \"approval\": \"10m\"}} => /tools/t/approval (line 1, column 76): expected an object like {\"timeout\": \"10m\"}, got the string \"10m\"",
         "\"servers\": [\"github\"] => /servers (line 1, column 29): expected an object keyed by server name (serverInfo.name), got an array",
-        "\"servers\": {\"github\": true} => /servers/github (line 1, column 40): expected an object with default, hide and tools, got true",
+        "\"servers\": {\"github\": true} => /servers/github (line 1, column 40): expected an object with default, hide, tools, resources and prompts, got true",
         "\"servers\": {\"github\": {\"default\": \"block\"}} => /servers/github/default (line 1, column 52): expected one of allow|deny, got the string \"block\"",
     })
     void rejectsAValueOfTheWrongType(String member, String expected) {

@@ -6,6 +6,7 @@ import dev.mcppolicy.condition.ArgumentCondition;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.EngineOptions;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.JsonValues;
 import dev.mcppolicy.policy.Action;
@@ -54,15 +55,17 @@ final class CompiledRule {
     private final EngineOptions.StoreFail storeFail;
     private final Decision passed;
     private final Cache<Map<String, ?>, Object> inputSchemas;
+    /** The rule's {@code result}, or {@code null}. */
+    private final CompiledResultRule result;
 
-    private CompiledRule(ToolRule rule, String pointer, CompiledPolicy.RuleContext context) {
+    private CompiledRule(ToolRule rule, String pointer, CompiledPolicy.RuleContext context, Kind kind) {
         this.action = rule.action();
         this.mode = rule.mode() != null ? rule.mode() : context.mode();
         this.clock = context.clock();
         this.store = context.store();
         this.storeFail = context.storeFail();
         String reason = rule.reason();
-        this.deniedOutright = Decisions.deny(mode, pointer, reason != null ? reason : "tool is denied by policy", 0);
+        this.deniedOutright = Decisions.deny(mode, pointer, reason != null ? reason : kind.word() + " is denied by policy", 0);
         this.schema = rule.argumentsSchema();
         this.validateInputSchema = rule.validateInputSchema();
         this.argumentsPointer = pointer + "/arguments";
@@ -133,15 +136,21 @@ final class CompiledRule {
                 ? new Decision(mode == Mode.MONITOR ? Effect.ALLOW : Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, pointer,
                         "approval required", 0)
                 : Decisions.allow(pointer);
+        this.result = rule.result() == null ? null : new CompiledResultRule(rule.result(), pointer, reason, mode);
     }
 
-    static CompiledRule of(ToolRule rule, String pointer, CompiledPolicy.RuleContext context) {
-        return new CompiledRule(rule, pointer, context);
+    static CompiledRule of(ToolRule rule, String pointer, CompiledPolicy.RuleContext context, Kind kind) {
+        return new CompiledRule(rule, pointer, context, kind);
+    }
+
+    /** The rule's result judge, or {@code null} when it has no {@code result}. */
+    CompiledResultRule result() {
+        return result;
     }
 
     /** The rule applied to a tool no rule names under {@code default: allow}: the {@code all_tools} limits only. */
     static CompiledRule unlisted(CompiledPolicy.RuleContext context) {
-        return new CompiledRule(ToolRule.allow("(default)"), Decision.DEFAULT_RULE, context);
+        return new CompiledRule(ToolRule.allow("(default)"), Decision.DEFAULT_RULE, context, Kind.TOOL);
     }
 
     private static void addLimits(Limit[] limits, String[] pointers, Map<String, Integer> byCounter,

@@ -1,5 +1,6 @@
 package dev.mcppolicy.engine.internal;
 
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.json.JsonPointers;
 import dev.mcppolicy.policy.Glob;
 import dev.mcppolicy.policy.ToolRule;
@@ -30,11 +31,11 @@ final class RuleSet {
         this.hiddenGlobs = hiddenGlobs;
     }
 
-    static RuleSet of(Map<String, ToolRule> rules, List<String> hide, String at, CompiledPolicy.RuleContext context) {
+    static RuleSet of(Map<String, ToolRule> rules, List<String> hide, String at, CompiledPolicy.RuleContext context, Kind kind) {
         Map<String, CompiledRule> exact = new HashMap<>();
         List<Map.Entry<String, CompiledRule>> globEntries = new ArrayList<>();
         for (Map.Entry<String, ToolRule> entry : rules.entrySet()) {
-            CompiledRule rule = CompiledRule.of(entry.getValue(), at + "/" + JsonPointers.escape(entry.getKey()), context);
+            CompiledRule rule = CompiledRule.of(entry.getValue(), at + "/" + JsonPointers.escape(entry.getKey()), context, kind);
             if (Glob.isGlob(entry.getKey())) {
                 globEntries.add(Map.entry(entry.getKey(), rule));
             } else {
@@ -69,6 +70,20 @@ final class RuleSet {
             }
         }
         return new RuleSet(exact, globs, globRules, hiddenNames, hiddenGlobs.toArray(new String[0]));
+    }
+
+    boolean judgesResults() {
+        for (CompiledRule rule : exact.values()) {
+            if (rule.result() != null) {
+                return true;
+            }
+        }
+        for (CompiledRule rule : globRules) {
+            if (rule.result() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     CompiledRule find(String tool) {

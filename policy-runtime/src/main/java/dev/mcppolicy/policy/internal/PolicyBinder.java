@@ -15,6 +15,8 @@ import dev.mcppolicy.policy.Mode;
 import dev.mcppolicy.policy.Op;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyError;
+import dev.mcppolicy.policy.ResourceUris;
+import dev.mcppolicy.policy.ResultRule;
 import dev.mcppolicy.policy.Scope;
 import dev.mcppolicy.policy.ServerPolicy;
 import dev.mcppolicy.policy.ToolRule;
@@ -34,11 +36,19 @@ import java.util.Set;
  * recording every problem (with its pointer and position) rather than stopping at the first.
  */
 public final class PolicyBinder {
-    private static final List<String> TOP_KEYS = List.of("version", "default", "mode", "hide", "all_tools", "tools", "servers");
-    private static final List<String> RULE_KEYS = List.of("action", "reason", "require", "deny_if", "limits", "arguments", "approval", "mode");
+    private static final List<String> TOP_KEYS = List.of("version", "default", "mode", "hide", "all_tools", "tools", "servers",
+            "resources", "prompts", "resource_default", "prompt_default");
+    private static final List<String> RULE_KEYS = List.of("action", "reason", "require", "deny_if", "limits", "arguments", "approval", "mode",
+            "result");
+    private static final List<String> RESULT_KEYS = List.of("max_bytes", "redact", "deny_if");
+    private static final List<String> REDACTION_KEYS = List.of("regex", "with", "name");
+    private static final List<String> RESULT_CONDITION_KEYS = List.of("op", "value", "path");
+    /** The largest {@code max_bytes}: 1 GiB. */
+    private static final long MAX_RESULT_BYTES = 1L << 30;
     private static final List<String> LIMIT_KEYS = List.of("counter", "window", "max", "scope", "algorithm");
     private static final List<String> CONDITION_KEYS = List.of("path", "op", "value");
-    private static final List<String> SERVER_KEYS = List.of("default", "hide", "tools");
+    private static final List<String> SERVER_KEYS = List.of("default", "hide", "tools", "resources", "prompts", "resource_default",
+            "prompt_default");
     private static final List<String> ALL_TOOLS_KEYS = List.of("limits");
     private static final List<String> APPROVAL_KEYS = List.of("timeout", "via");
 
@@ -50,6 +60,21 @@ public final class PolicyBinder {
     }
 
     private record DeclaredLimit(Limit limit, String pointer) {
+    }
+
+    /** The three sections of rules (SPEC §3, §12): what their keys name, for the errors. */
+    private enum Section {
+        TOOLS("a tool name or glob", "tool name or glob"),
+        RESOURCES("a resource URI or URI glob", "resource URI or URI glob"),
+        PROMPTS("a prompt name or glob", "prompt name or glob");
+
+        final String key;
+        final String keyedBy;
+
+        Section(String key, String keyedBy) {
+            this.key = key;
+            this.keyedBy = keyedBy;
+        }
     }
 
     public Policy bind(Node root, String sha256) {
@@ -65,9 +90,14 @@ public final class PolicyBinder {
         Mode mode = mode(fields.get("mode"), "/mode", Mode.ENFORCE);
         List<String> hide = hide(fields.get("hide"), "/hide");
         List<Limit> allToolsLimits = allToolsLimits(fields.get("all_tools"));
-        Map<String, ToolRule> tools = tools(fields.get("tools"), "/tools");
+        Map<String, ToolRule> tools = rules(fields.get("tools"), "/tools", Section.TOOLS);
         Map<String, ServerPolicy> servers = servers(fields.get("servers"));
-        return new Policy(version, defaultAction, mode, hide, allToolsLimits, tools, servers, sha256);
+        Map<String, ToolRule> resources = rules(fields.get("resources"), "/resources", Section.RESOURCES);
+        Map<String, ToolRule> prompts = rules(fields.get("prompts"), "/prompts", Section.PROMPTS);
+        Action resourceDefault = defaultAction(fields.get("resource_default"), "/resource_default", Action.ALLOW);
+        Action promptDefault = defaultAction(fields.get("prompt_default"), "/prompt_default", Action.ALLOW);
+        return new Policy(version, defaultAction, mode, hide, allToolsLimits, tools, servers, resources, prompts,
+                resourceDefault, promptDefault, sha256);
     }
 
     private String version(Node node, Node root) {
@@ -132,13 +162,13 @@ public final class PolicyBinder {
         return limits(node.fields().get("limits"), "/all_tools");
     }
 
-    private Map<String, ToolRule> tools(Node node, String at) {
+    private Map<String, ToolRule> rules(Node node, String at, Section kind) {
         Map<String, ToolRule> rules = new LinkedHashMap<>();
         if (node == null) {
             return rules;
         }
         if (!node.is(Node.Kind.OBJECT)) {
-            error(at, node, "expected an object of rules keyed by tool name or glob, got " + node.describe());
+            error(at, node, "expected an object of rules keyed by " + kind.keyedBy + ", got " + node.describe());
             return rules;
         }
         Map<String, String> globsByPrefix = new HashMap<>();
@@ -146,8 +176,17 @@ public final class PolicyBinder {
             String key = entry.getKey();
             String ruleAt = at + "/" + JsonPointers.escape(key);
             if (key.isEmpty()) {
-                error(ruleAt, entry.getValue(), "a tool name or glob cannot be empty");
+                error(ruleAt, entry.getValue(), kind.key + " cannot be empty");
                 continue;
+            }
+            if (kind == Section.RESOURCES) {
+                String normalized = ResourceUris.normalizeOrNull(key);
+                if (!key.equals(normalized)) {
+                    error(ruleAt, entry.getValue(), normalized == null
+                            ? "resource URI '" + key + "' cannot be normalized (" + ResourceUris.problem(key) + ")"
+                            : "resource URI '" + key + "' is matched in its normalized form; write it as '" + normalized + "'");
+                    continue;
+                }
             }
             if (Glob.isGlob(key)) {
                 String prefix = Glob.literalPrefix(key);
@@ -158,7 +197,7 @@ public final class PolicyBinder {
                             + "make one prefix longer or merge the rules");
                 }
             }
-            ToolRule rule = rule(key, entry.getValue(), ruleAt);
+            ToolRule rule = rule(key, entry.getValue(), ruleAt, kind);
             if (rule != null) {
                 rules.put(key, rule);
             }
@@ -166,12 +205,13 @@ public final class PolicyBinder {
         return rules;
     }
 
-    private ToolRule rule(String key, Node node, String at) {
+    private ToolRule rule(String key, Node node, String at, Section kind) {
         if (node.is(Node.Kind.NULL)) {
             return ToolRule.allow(key);
         }
         if (!node.is(Node.Kind.OBJECT)) {
-            error(at, node, "expected a rule object ({} allows the tool), got " + node.describe());
+            error(at, node, "expected a rule object ({} allows the " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                    .replaceAll("s$", "") + "), got " + node.describe());
             return null;
         }
         Map<String, Node> fields = node.fields();
@@ -202,7 +242,13 @@ public final class PolicyBinder {
         JsonSchema schema = null;
         boolean inputSchema = false;
         Node arguments = fields.get("arguments");
-        if (arguments != null) {
+        if (arguments != null && kind == Section.RESOURCES) {
+            error(at + "/arguments", arguments, "a resource read has no arguments to validate; test its URI with a condition"
+                    + " on the path \"uri\"");
+        } else if (arguments != null && kind == Section.PROMPTS && arguments.is(Node.Kind.STRING)) {
+            error(at + "/arguments", arguments, "a prompt advertises no input schema; give a JSON Schema object for its"
+                    + " arguments, got " + arguments.describe());
+        } else if (arguments != null) {
             if (arguments.is(Node.Kind.STRING)) {
                 if (arguments.text().equals("input_schema")) {
                     inputSchema = true;
@@ -229,7 +275,120 @@ public final class PolicyBinder {
             approval = Approval.DEFAULT;
         }
         Mode mode = fields.containsKey("mode") ? mode(fields.get("mode"), at + "/mode", null) : null;
-        return new ToolRule(key, action, reason, require, denyIf, limits, schema, inputSchema, approval, mode);
+        ResultRule result = fields.containsKey("result") ? result(fields.get("result"), at + "/result") : null;
+        if (result != null && actionKnown && action == Action.DENY) {
+            error(at + "/result", fields.get("result"), "a rule whose action is deny never sees an answer to judge");
+        }
+        return new ToolRule(key, action, reason, require, denyIf, limits, schema, inputSchema, approval, mode, result);
+    }
+
+    /** {@code result: {max_bytes, redact, deny_if}} (SPEC §13). */
+    private ResultRule result(Node node, String at) {
+        if (!node.is(Node.Kind.OBJECT)) {
+            error(at, node, "expected an object with max_bytes, redact and deny_if, got " + node.describe());
+            return null;
+        }
+        Map<String, Node> fields = node.fields();
+        checkKeys(fields, at, RESULT_KEYS);
+        long maxBytes = ResultRule.DEFAULT_MAX_BYTES;
+        Node maxNode = fields.get("max_bytes");
+        if (maxNode != null) {
+            if (!maxNode.is(Node.Kind.NUMBER) || !JsonValues.isIntegral(maxNode.number())
+                    || JsonValues.compareNumbers(maxNode.number(), 1) < 0
+                    || JsonValues.compareNumbers(maxNode.number(), MAX_RESULT_BYTES) > 0) {
+                error(at + "/max_bytes", maxNode, "expected a whole number of bytes from 1 to " + MAX_RESULT_BYTES + " (1 GiB), got "
+                        + maxNode.describe());
+            } else {
+                maxBytes = maxNode.number().longValue();
+            }
+        }
+        boolean secrets = false; // the built-in detectors: not in this version yet (see above)
+        List<ResultRule.Redaction> redactions = new ArrayList<>();
+        Node redactNode = fields.get("redact");
+        if (redactNode != null && !redactNode.is(Node.Kind.ARRAY)) {
+            error(at + "/redact", redactNode, "expected an array of \"secrets\" and {regex, with}, got " + redactNode.describe());
+        } else if (redactNode != null) {
+            List<Node> items = redactNode.items();
+            for (int i = 0; i < items.size(); i++) {
+                Node item = items.get(i);
+                String itemAt = at + "/redact/" + i;
+                if (item.is(Node.Kind.STRING) && item.text().equals("secrets")) {
+                    // issue 31: the built-in detectors land with their published rule set; until then a policy
+                    // that counts on them must not load as if it were protected
+                    error(itemAt, item, "the built-in \"secrets\" detectors are not in this version yet; redact with"
+                            + " {regex, with} meanwhile");
+                } else if (item.is(Node.Kind.OBJECT)) {
+                    ResultRule.Redaction redaction = redaction(item, itemAt, i);
+                    if (redaction != null) {
+                        redactions.add(redaction);
+                    }
+                } else {
+                    error(itemAt, item, "expected \"secrets\" (the built-in detectors) or {regex, with}, got " + item.describe());
+                }
+            }
+        }
+        List<ResultRule.ResultCondition> denyIf = new ArrayList<>();
+        Node denyNode = fields.get("deny_if");
+        if (denyNode != null && !denyNode.is(Node.Kind.ARRAY)) {
+            error(at + "/deny_if", denyNode, "expected an array of conditions {op, value, path}, got " + denyNode.describe());
+        } else if (denyNode != null) {
+            List<Node> items = denyNode.items();
+            for (int i = 0; i < items.size(); i++) {
+                Node item = items.get(i);
+                boolean onText = item.is(Node.Kind.OBJECT) && !item.fields().containsKey("path");
+                Condition condition = condition(item, at + "/deny_if/" + i, onText);
+                if (condition != null) {
+                    denyIf.add(new ResultRule.ResultCondition(condition, onText));
+                }
+            }
+        }
+        return new ResultRule(maxBytes, secrets, redactions, denyIf);
+    }
+
+    private ResultRule.Redaction redaction(Node node, String at, int index) {
+        Map<String, Node> fields = node.fields();
+        checkKeys(fields, at, REDACTION_KEYS);
+        Node regexNode = fields.get("regex");
+        String regex = null;
+        if (regexNode == null) {
+            error(at, node, "missing required key 'regex'");
+        } else if (!regexNode.is(Node.Kind.STRING) || regexNode.text().isEmpty()) {
+            error(at + "/regex", regexNode, "expected a regular expression string, got " + regexNode.describe());
+        } else if (regexNode.text().length() > JsonSchema.MAX_PATTERN_LENGTH) {
+            error(at + "/regex", regexNode, "a regular expression may be at most " + JsonSchema.MAX_PATTERN_LENGTH
+                    + " characters long, got " + regexNode.text().length());
+        } else {
+            try {
+                if (Pattern.compile(regexNode.text()).matches("")) {
+                    error(at + "/regex", regexNode, "the regular expression matches the empty string, so it would redact between"
+                            + " every two characters");
+                } else {
+                    regex = regexNode.text();
+                }
+            } catch (PatternSyntaxException e) {
+                error(at + "/regex", regexNode, "invalid regular expression (RE2 syntax): " + e.getDescription());
+            }
+        }
+        String with = "[REDACTED]";
+        Node withNode = fields.get("with");
+        if (withNode != null) {
+            if (withNode.is(Node.Kind.STRING)) {
+                with = withNode.text();
+            } else {
+                error(at + "/with", withNode, "expected the replacement text, got " + withNode.describe());
+            }
+        }
+        String name = "regex-" + index;
+        Node nameNode = fields.get("name");
+        if (nameNode != null) {
+            if (nameNode.is(Node.Kind.STRING) && nameNode.text().matches("[A-Za-z0-9_.-]{1,64}")) {
+                name = nameNode.text();
+            } else {
+                error(at + "/name", nameNode, "expected a name of 1 to 64 letters, digits, '_', '.' or '-' (it is logged as"
+                        + " redacted=<name>:<count>), got " + nameNode.describe());
+            }
+        }
+        return regex == null ? null : new ResultRule.Redaction(name, regex, with);
     }
 
     private Approval approval(Node node, String at) {
@@ -279,7 +438,7 @@ public final class PolicyBinder {
         }
         List<Node> items = node.items();
         for (int i = 0; i < items.size(); i++) {
-            Condition condition = condition(items.get(i), at + "/" + i);
+            Condition condition = condition(items.get(i), at + "/" + i, false);
             if (condition != null) {
                 conditions.add(condition);
             }
@@ -287,23 +446,27 @@ public final class PolicyBinder {
         return conditions;
     }
 
-    private Condition condition(Node node, String at) {
+    /** A condition; {@code onText}: a result's {@code deny_if} without a path, which tests the answer's text. */
+    private Condition condition(Node node, String at, boolean onText) {
+        boolean result = at.contains("/result/");
         if (!node.is(Node.Kind.OBJECT)) {
-            error(at, node, "expected a condition {path, op, value}, got " + node.describe());
+            error(at, node, "expected a condition " + (result ? "{op, value, path}" : "{path, op, value}") + ", got " + node.describe());
             return null;
         }
         Map<String, Node> fields = node.fields();
-        checkKeys(fields, at, CONDITION_KEYS);
+        checkKeys(fields, at, result ? RESULT_CONDITION_KEYS : CONDITION_KEYS);
         String path = null;
         Node pathNode = fields.get("path");
-        if (pathNode == null) {
+        if (onText) {
+            path = ResultRule.ResultCondition.TEXT_PATH;
+        } else if (pathNode == null) {
             error(at, node, "missing required key 'path'");
         } else if (pathNode.is(Node.Kind.STRING) && pathNode.text().equals("args")) {
             // the leading "args." is PolicyLayer's prefix, so the argument literally named args is args.args
             error(at + "/path", pathNode, "\"args\" alone names all the arguments; for the argument named args write \"args.args\"");
         } else if (!pathNode.is(Node.Kind.STRING) || !validPath(pathNode.text())) {
-            error(at + "/path", pathNode, "expected a dot path into the arguments like \"command\" or \"options.0.name\", got "
-                    + pathNode.describe());
+            error(at + "/path", pathNode, "expected a dot path into the " + (result ? "structured content" : "arguments")
+                    + " like \"command\" or \"options.0.name\", got " + pathNode.describe());
         } else {
             path = pathNode.text();
         }
@@ -524,15 +687,19 @@ public final class PolicyBinder {
             String at = "/servers/" + JsonPointers.escape(entry.getKey());
             Node section = entry.getValue();
             if (!section.is(Node.Kind.OBJECT)) {
-                error(at, section, "expected an object with default, hide and tools, got " + section.describe());
+                error(at, section, "expected an object with default, hide, tools, resources and prompts, got " + section.describe());
                 continue;
             }
             Map<String, Node> fields = section.fields();
             checkKeys(fields, at, SERVER_KEYS);
             Action defaultAction = defaultAction(fields.get("default"), at + "/default", null);
             List<String> hide = hide(fields.get("hide"), at + "/hide");
-            Map<String, ToolRule> tools = tools(fields.get("tools"), at + "/tools");
-            servers.put(entry.getKey(), new ServerPolicy(defaultAction, hide, tools));
+            Map<String, ToolRule> tools = rules(fields.get("tools"), at + "/tools", Section.TOOLS);
+            Map<String, ToolRule> resources = rules(fields.get("resources"), at + "/resources", Section.RESOURCES);
+            Map<String, ToolRule> prompts = rules(fields.get("prompts"), at + "/prompts", Section.PROMPTS);
+            Action resourceDefault = defaultAction(fields.get("resource_default"), at + "/resource_default", null);
+            Action promptDefault = defaultAction(fields.get("prompt_default"), at + "/prompt_default", null);
+            servers.put(entry.getKey(), new ServerPolicy(defaultAction, hide, tools, resources, prompts, resourceDefault, promptDefault));
         }
         return servers;
     }
