@@ -81,7 +81,7 @@ class ResourcesPromptsResultsParsingTest {
         "`\"tools\": {\"t\": {\"result\": {\"max_bytes\": \"64k\"}}}`¦/tools/t/result/max_bytes¦expected a whole number of bytes from 1 to 1073741824 (1 GiB), got the string \"64k\"",
         "`\"tools\": {\"t\": {\"result\": {\"redact\": \"secrets\"}}}`¦/tools/t/result/redact¦expected an array of \"secrets\" and {regex, with}, got the string \"secrets\"",
         "`\"tools\": {\"t\": {\"result\": {\"redact\": [\"passwords\"]}}}`¦/tools/t/result/redact/0¦expected \"secrets\" (the built-in detectors) or {regex, with}, got the string \"passwords\"",
-        "`\"tools\": {\"t\": {\"result\": {\"redact\": [\"secrets\"]}}}`¦/tools/t/result/redact/0¦the built-in \"secrets\" detectors are not in this version yet; redact with {regex, with} meanwhile",
+        "`\"tools\": {\"t\": {\"result\": {\"redact\": [\"secrets\", \"secrets\"]}}}`¦/tools/t/result/redact/1¦\"secrets\" is listed twice",
         "`\"tools\": {\"t\": {\"result\": {\"redact\": [{\"with\": \"x\"}]}}}`¦/tools/t/result/redact/0¦missing required key 'regex'",
         "`\"tools\": {\"t\": {\"result\": {\"redact\": [{\"regex\": \"(a\"}]}}}`¦/tools/t/result/redact/0/regex¦invalid regular expression (RE2 syntax): missing closing )",
         "`\"tools\": {\"t\": {\"result\": {\"redact\": [{\"regex\": \"a*\"}]}}}`¦/tools/t/result/redact/0/regex¦the regular expression matches the empty string, so it would redact between every two characters",

@@ -7,6 +7,7 @@ import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.ResultJudge;
 import dev.mcppolicy.policy.Mode;
 import dev.mcppolicy.policy.ResultRule;
+import dev.mcppolicy.result.SecretDetectors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,9 @@ final class CompiledResultRule implements ResultJudge {
     private final String[] replacements;
     private final String[] names;
     private final boolean redacts;
+    /** The built-in detectors when the rule lists {@code secrets}: they run first, their counts first in {@code counts}. */
+    private final SecretDetectors secrets;
+    private final int base;
 
     CompiledResultRule(ResultRule rule, String rulePointer, String ruleReason, Mode mode) {
         this.pointer = rulePointer + "/result";
@@ -64,7 +68,9 @@ final class CompiledResultRule implements ResultJudge {
             replacements[i] = redactions.get(i).with();
             names[i] = redactions.get(i).name();
         }
-        this.redacts = patterns.length > 0;
+        this.secrets = rule.secrets() ? SecretDetectors.builtIn() : null;
+        this.base = secrets == null ? 0 : secrets.size();
+        this.redacts = patterns.length > 0 || secrets != null;
     }
 
     private String describe(int i) {
@@ -131,7 +137,7 @@ final class CompiledResultRule implements ResultJudge {
         if (!redacts) {
             return new Verdict(monitored, texts, structured, null);
         }
-        int[] counts = new int[patterns.length];
+        int[] counts = new int[base + patterns.length];
         List<String> redactedTexts = texts;
         for (int i = 0; i < texts.size(); i++) {
             String text = texts.get(i);
@@ -153,8 +159,7 @@ final class CompiledResultRule implements ResultJudge {
     }
 
     private String redact(String text, int[] counts) {
-        String out = text;
-        int base = 0;
+        String out = secrets == null ? text : secrets.redact(text, counts);
         for (int i = 0; i < patterns.length; i++) {
             Matcher matcher = patterns[i].matcher(out);
             if (!matcher.find()) {
@@ -217,7 +222,7 @@ final class CompiledResultRule implements ResultJudge {
                 continue;
             }
             summary = summary == null ? new StringBuilder() : summary.append(',');
-            summary.append(names[i]).append(':').append(counts[i]);
+            summary.append(i < base ? secrets.id(i) : names[i - base]).append(':').append(counts[i]);
         }
         return summary == null ? null : summary.toString();
     }

@@ -302,7 +302,7 @@ public final class PolicyBinder {
                 maxBytes = maxNode.number().longValue();
             }
         }
-        boolean secrets = false; // the built-in detectors: not in this version yet (see above)
+        boolean secrets = false;
         List<ResultRule.Redaction> redactions = new ArrayList<>();
         Node redactNode = fields.get("redact");
         if (redactNode != null && !redactNode.is(Node.Kind.ARRAY)) {
@@ -313,10 +313,10 @@ public final class PolicyBinder {
                 Node item = items.get(i);
                 String itemAt = at + "/redact/" + i;
                 if (item.is(Node.Kind.STRING) && item.text().equals("secrets")) {
-                    // issue 31: the built-in detectors land with their published rule set; until then a policy
-                    // that counts on them must not load as if it were protected
-                    error(itemAt, item, "the built-in \"secrets\" detectors are not in this version yet; redact with"
-                            + " {regex, with} meanwhile");
+                    if (secrets) {
+                        error(itemAt, item, "\"secrets\" is listed twice");
+                    }
+                    secrets = true;
                 } else if (item.is(Node.Kind.OBJECT)) {
                     ResultRule.Redaction redaction = redaction(item, itemAt, i);
                     if (redaction != null) {
