@@ -142,52 +142,67 @@ public final class SecretDetectors {
      * the one earlier in the file wins. Linear in the text: each window is bounded and windows of one detector merge.
      */
     public String redact(String text, int[] counts) {
-        int[] hits = keywordHits(text);
+        Ints hits = keywordHits(text);
         if (hits == null) {
             return text;
         }
-        int n = hits[hits.length - 1];
-        int[] spans = null;
-        int found = 0;
+        Ints spans = new Ints();
         for (int i = 0; i < patterns.length; i++) {
             int windowStart = -1;
             int windowEnd = -1;
-            for (int h = 0; h < n; h += 2) {
-                if (hits[h + 1] != i) {
+            for (int h = 0; h <= hits.size; h += 2) {
+                int at = h < hits.size ? hits.values[h] : -1;
+                if (at >= 0 && hits.values[h + 1] != i) {
                     continue;
                 }
-                int at = hits[h];
                 int from = Math.max(0, at - before[i] - 1);
-                int to = (int) Math.min(text.length(), (long) at + after[i] + 1);
-                if (windowStart >= 0 && from <= windowEnd) {
-                    windowEnd = Math.max(windowEnd, to);
+                if (at >= 0 && windowStart >= 0 && from <= windowEnd) {
+                    windowEnd = Math.max(windowEnd, (int) Math.min(text.length(), (long) at + after[i] + 1));
                     continue;
                 }
                 if (windowStart >= 0) {
-                    spans = match(i, text, windowStart, windowEnd, spans, found);
-                    found = spans == null ? 0 : spans[spans.length - 1];
+                    match(i, text, windowStart, windowEnd, spans);
                 }
+                // past the last hit (at < 0) the loop ends here
                 windowStart = from;
-                windowEnd = to;
-            }
-            if (windowStart >= 0) {
-                spans = match(i, text, windowStart, windowEnd, spans, found);
-                found = spans == null ? 0 : spans[spans.length - 1];
+                windowEnd = (int) Math.min(text.length(), (long) at + after[i] + 1);
             }
         }
-        return found == 0 ? text : rewrite(text, spans, found, counts);
+        return spans.size == 0 ? text : rewrite(text, spans, counts);
+    }
+
+    /** A growable list of ints: keyword hits as pairs (position, detector), matches as triples (start, end, detector). */
+    private static final class Ints {
+        int[] values = new int[24];
+        int size;
+
+        void add(int a, int b) {
+            if (size + 2 > values.length) {
+                values = java.util.Arrays.copyOf(values, values.length * 2);
+            }
+            values[size++] = a;
+            values[size++] = b;
+        }
+
+        void add(int a, int b, int c) {
+            if (size + 3 > values.length) {
+                values = java.util.Arrays.copyOf(values, values.length * 2);
+            }
+            values[size++] = a;
+            values[size++] = b;
+            values[size++] = c;
+        }
     }
 
     /**
-     * Where a keyword starts, in one pass over the text: pairs (position, detector) in text order, the count of ints
-     * used in the last slot; {@code null} when there is none. The text's chars are read as Latin-1 bytes (one per
-     * char, so positions hold; any other char is no keyword's), and each pair of chars, lowercased, is looked up in
-     * a table of the keywords' first two chars before any keyword is compared.
+     * Where a keyword starts, in one pass over the text: pairs (position, detector) in text order; {@code null} when
+     * there is none. The text's chars are read as Latin-1 bytes (one per char, so positions hold; any other char is
+     * no keyword's), and each pair of chars, lowercased, is looked up in a bit set of the keywords' first two chars
+     * before any keyword is compared.
      */
-    private int[] keywordHits(String text) {
+    private Ints keywordHits(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
-        int[] hits = null;
-        int used = 0;
+        Ints hits = null;
         int last = bytes.length - 1;
         for (int p = 0; p < last; p++) {
             int key = (LOWER[bytes[p] & 0xff] << 7) | LOWER[bytes[p + 1] & 0xff];
@@ -196,16 +211,11 @@ public final class SecretDetectors {
             }
             int[] candidates = byBigram[key];
             for (int c = 0; c < candidates.length; c += 2) {
-                byte[] word = words[candidates[c]];
-                if (startsWith(bytes, p, word)) {
+                if (startsWith(bytes, p, words[candidates[c]])) {
                     if (hits == null) {
-                        hits = new int[16];
-                    } else if (used + 3 > hits.length) {
-                        hits = java.util.Arrays.copyOf(hits, hits.length * 2);
+                        hits = new Ints();
                     }
-                    hits[used++] = p;
-                    hits[used++] = candidates[c + 1];
-                    hits[hits.length - 1] = used;
+                    hits.add(p, candidates[c + 1]);
                 }
             }
         }
@@ -233,11 +243,8 @@ public final class SecretDetectors {
         }
     }
 
-    /**
-     * Adds the matches of detector {@code i} in {@code text[from, to)} to {@code spans}: triples (start, end,
-     * detector), the count of ints used in the last slot; one that overlaps a match already found is left out.
-     */
-    private int[] match(int i, String text, int from, int to, int[] spans, int found) {
+    /** Adds the matches of detector {@code i} in {@code text[from, to)} to {@code spans}, but none that overlaps one found before. */
+    private void match(int i, String text, int from, int to, Ints spans) {
         Matcher matcher = patterns[i].matcher(from == 0 && to == text.length() ? text : text.subSequence(from, to));
         int group = groups[i];
         while (matcher.find()) {
@@ -249,27 +256,18 @@ public final class SecretDetectors {
             start += from;
             end += from;
             boolean overlaps = false;
-            for (int k = 0; k < found && !overlaps; k += 3) {
-                overlaps = start < spans[k + 1] && spans[k] < end;
+            for (int k = 0; k < spans.size && !overlaps; k += 3) {
+                overlaps = start < spans.values[k + 1] && spans.values[k] < end;
             }
-            if (overlaps) {
-                continue;
+            if (!overlaps) {
+                spans.add(start, end, i);
             }
-            if (spans == null) {
-                spans = new int[16];
-            } else if (found + 4 > spans.length) {
-                spans = java.util.Arrays.copyOf(spans, spans.length * 2);
-            }
-            spans[found++] = start;
-            spans[found++] = end;
-            spans[found++] = i;
-            spans[spans.length - 1] = found;
         }
-        return spans;
     }
 
-    private String rewrite(String text, int[] spans, int found, int[] counts) {
-        int n = found / 3;
+    private String rewrite(String text, Ints found, int[] counts) {
+        int[] spans = found.values;
+        int n = found.size / 3;
         Integer[] order = new Integer[n];
         for (int k = 0; k < n; k++) {
             order[k] = k;
@@ -278,9 +276,8 @@ public final class SecretDetectors {
         StringBuilder out = new StringBuilder(text.length());
         int from = 0;
         for (Integer k : order) {
-            int start = spans[3 * k];
             int detector = spans[3 * k + 2];
-            out.append(text, from, start).append(markers[detector]);
+            out.append(text, from, spans[3 * k]).append(markers[detector]);
             from = spans[3 * k + 1];
             counts[detector]++;
         }
