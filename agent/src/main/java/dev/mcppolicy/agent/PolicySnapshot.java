@@ -3,7 +3,9 @@ package dev.mcppolicy.agent;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.EngineOptions;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.engine.ResultJudge;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.policy.Approval;
@@ -140,6 +142,49 @@ public final class PolicySnapshot {
         } catch (RuntimeException | LinkageError e) {
             Diagnostics.adviceError("policy engine listing", "tool " + tool, e);
             return failOpen;
+        }
+    }
+
+    /** Whether a resource, template or prompt appears in its list (SPEC §12); with no policy, only when failing open. */
+    public boolean isListed(Kind kind, Side side, String server, String name) {
+        if (engine == null) {
+            return failOpen;
+        }
+        try {
+            return engine.isListed(kind, side, server, name);
+        } catch (RuntimeException | LinkageError e) {
+            Diagnostics.adviceError("policy engine listing", kind.word() + " " + name, e);
+            return failOpen;
+        }
+    }
+
+    /**
+     * The judge of the answer to {@code call}, which this snapshot allowed (SPEC §13), or {@code null} when its rule
+     * has no {@code result}: the answer then goes to the caller untouched and unread. A fault finding the judge is an
+     * advice error, then a judge that denies every answer (or, with {@code on_error=allow}, none).
+     */
+    public ResultJudge resultJudge(ToolCall call) {
+        if (engine == null || !engine.judgesResults()) {
+            return null;
+        }
+        try {
+            return engine.resultJudge(call);
+        } catch (RuntimeException | LinkageError e) {
+            Decision error = internalError("policy engine finding the result rule", call.tool(), e);
+            if (error.effect() == Effect.ALLOW) {
+                return null;
+            }
+            return new ResultJudge() {
+                @Override
+                public String pointer() {
+                    return error.rule();
+                }
+
+                @Override
+                public Verdict judge(Answer answer) {
+                    return new Verdict(error, answer.texts(), answer.structured(), null);
+                }
+            };
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.mcppolicy.log;
 
 import dev.mcppolicy.engine.Decision;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.text.DisplayText;
@@ -45,6 +46,7 @@ public final class DecisionRecord {
     private final long tookMicros;
     private final boolean logArguments;
     private final ApprovalNote approval;
+    private final String redacted;
 
     public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments) {
         this(at, call, decision, tookMicros, logArguments, null);
@@ -55,12 +57,27 @@ public final class DecisionRecord {
      * be {@code null} when no one reads it (a log with the line alone): the JSON forms then take the time they are made.
      */
     public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments, ApprovalNote approval) {
+        this(at, call, decision, tookMicros, logArguments, approval, null);
+    }
+
+    /**
+     * As above, for a call whose answer a result rule judged (SPEC §13): {@code redacted} is what it redacted,
+     * {@code <detector>:<count>,...} (never a secret), or {@code null}.
+     */
+    public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments, ApprovalNote approval,
+            String redacted) {
         this.at = at;
         this.call = call;
         this.decision = decision;
         this.tookMicros = tookMicros;
         this.logArguments = logArguments;
         this.approval = approval;
+        this.redacted = redacted;
+    }
+
+    /** What a result rule redacted from the call's answer, {@code <detector>:<count>,...}, or {@code null}. */
+    public String redacted() {
+        return redacted;
     }
 
     /** The approval this decision held the call for, or ended; {@code null} for most decisions. */
@@ -104,7 +121,16 @@ public final class DecisionRecord {
         if (decision.isMonitored()) {
             line.append(" would=").append(decision.wouldBe());
         }
-        field(line, " tool=", call.tool());
+        switch (call.kind()) {
+            case RESOURCE:
+                field(line, " kind=resource uri=", call.tool());
+                break;
+            case PROMPT:
+                field(line, " kind=prompt prompt=", call.tool());
+                break;
+            default:
+                field(line, " tool=", call.tool());
+        }
         line.append(" side=").append(call.side().word());
         if (call.server() != null) {
             field(line, " server=", call.server());
@@ -118,6 +144,9 @@ public final class DecisionRecord {
         }
         if (decision.retryAfterSeconds() > 0) {
             line.append(" retry_after=").append(decision.retryAfterSeconds());
+        }
+        if (redacted != null) {
+            field(line, " redacted=", redacted);
         }
         if (approval != null) {
             field(line, " approval_id=", approval.id());
@@ -193,13 +222,21 @@ public final class DecisionRecord {
         member(json, "ts", (at != null ? at : Instant.now()).toString(), fieldCap).append(',');
         member(json, "decision", decisionWord(), fieldCap).append(',');
         member(json, "would", decision.wouldBe().name(), fieldCap).append(',');
-        member(json, "tool", call.tool(), fieldCap).append(',');
+        if (call.kind() == Kind.TOOL) {
+            member(json, "tool", call.tool(), fieldCap).append(',');
+        } else {
+            member(json, "kind", call.kind().word(), fieldCap).append(',');
+            member(json, call.kind() == Kind.RESOURCE ? "uri" : "prompt", call.tool(), fieldCap).append(',');
+        }
         member(json, "side", call.side().word(), fieldCap).append(',');
         member(json, "server", call.server(), fieldCap).append(',');
         member(json, "rule", decision.rule(), fieldCap).append(',');
         member(json, "arg", decision.argument(), fieldCap).append(',');
         member(json, "reason", decision.reason(), reasonCap).append(',');
         json.append("\"retry_after\":").append(decision.retryAfterSeconds()).append(',');
+        if (redacted != null) {
+            member(json, "redacted", redacted, fieldCap).append(',');
+        }
         if (approval != null) {
             member(json, "approval_id", approval.id(), fieldCap).append(',');
             member(json, "approval", approval.isHold() ? "held" : approval.outcome(), fieldCap).append(',');

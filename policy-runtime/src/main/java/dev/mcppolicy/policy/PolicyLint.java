@@ -32,9 +32,9 @@ public final class PolicyLint {
             checkRules(server.getValue().tools(), "/servers/" + JsonPointers.escape(server.getKey()) + "/tools", warnings);
         }
         if (policy.policesResourcesOrPrompts() || judgesResults(policy)) {
-            warnings.add(new PolicyWarning("", "resources, prompts and result rules are read by check, explain and test, but"
-                    + " the agent does not enforce them yet (issue 31): resources/read, prompts/get and every answer pass"
-                    + " unjudged"));
+            warnings.add(new PolicyWarning("", "resources, prompts and result rules are enforced on the MCP Java SDK's classic"
+                    + " API (and Spring AI on it), server and client; on the SDK 2.2 modern API, LangChain4j, Quarkus and"
+                    + " Kotlin stacks resources/read, prompts/get and answers still pass unjudged (issue 31)"));
         }
         return List.copyOf(warnings);
     }

@@ -338,4 +338,23 @@ class DecisionRecordTest {
             }
         }
     }
+
+    @Test
+    void namesAResourceByItsUriAndAPromptByItsNameWithTheirKind() {
+        Decision allowed = new Decision(Effect.ALLOW, Effect.ALLOW, "/resources/file:~1~1~1public~1*", null, 0);
+        ToolCall read = ToolCall.resource(Side.CLIENT, "docs", "file:///public/a b.txt", "s1", "c1");
+        String line = new DecisionRecord(AT, read, allowed, 2, false, null, "aws-access-token:1").toLine();
+        assertThat(line).startsWith("mcp-policy decision=ALLOW kind=resource uri=\"file:///public/a b.txt\" side=client server=docs ")
+                .contains(" redacted=aws-access-token:1 ").doesNotContain(" tool=");
+        assertThat(new DecisionRecord(AT, read, allowed, 2, false, null, "aws-access-token:1").toJson())
+                .contains("\"kind\":\"resource\",\"uri\":\"file:///public/a b.txt\",").contains("\"redacted\":\"aws-access-token:1\"")
+                .doesNotContain("\"tool\"");
+
+        ToolCall prompt = ToolCall.prompt(Side.SERVER, null, "summarize", Map.of("style", "short"), "s1", "c1");
+        assertThat(new DecisionRecord(AT, prompt, allowed, 2, false).toLine())
+                .startsWith("mcp-policy decision=ALLOW kind=prompt prompt=summarize side=server ").contains(" arg_keys=style ")
+                .doesNotContain("redacted=");
+        assertThat(new DecisionRecord(AT, prompt, allowed, 2, false).toJson()).contains("\"kind\":\"prompt\",\"prompt\":\"summarize\",")
+                .doesNotContain("redacted");
+    }
 }

@@ -18,6 +18,13 @@ package dev.mcppolicy.agent.bridge;
  * {@link #emitSerialized} throws only what the SDK's own emission would have thrown.
  */
 public final class PolicyBridge {
+    /**
+     * What a resource or prompt hook passes as its {@code kind}: the word {@code dev.mcppolicy.engine.Kind} has for it. A
+     * string, not the enum: the bridge is on the system class loader and names no class of the agent's own loader.
+     */
+    static final String RESOURCE = "resource";
+    static final String PROMPT = "prompt";
+
     private static volatile Hooks hooks;
     private static volatile LangChain4jHooks langchain4j;
     private static volatile ModernHooks modern;
@@ -46,6 +53,59 @@ public final class PolicyBridge {
     /** Server {@code tools/list}: the {@code Mono<ListToolsResult>} to answer with. */
     public static Object serverList(Object result, Object exchangeOrContext) {
         return hooks().serverList(result, exchangeOrContext);
+    }
+
+    /**
+     * Server {@code resources/read} (SPEC §12): {@code null} to run the handler, else the {@code Mono} to answer with;
+     * the arguments as {@link #serverCall}'s.
+     */
+    public static Object serverRead(Object server, Object exchangeOrContext, Object params, Object handler) {
+        return hooks().serverAsk(server, exchangeOrContext, params, handler, RESOURCE);
+    }
+
+    /** Server {@code prompts/get}: as {@link #serverRead}. */
+    public static Object serverPrompt(Object server, Object exchangeOrContext, Object params, Object handler) {
+        return hooks().serverAsk(server, exchangeOrContext, params, handler, PROMPT);
+    }
+
+    /** Server {@code resources/list}: the {@code Mono<ListResourcesResult>} to answer with. */
+    public static Object serverResources(Object result, Object exchangeOrContext) {
+        return hooks().serverListed(result, exchangeOrContext, RESOURCE, "resources", "uri");
+    }
+
+    /** Server {@code resources/templates/list}: the {@code Mono<ListResourceTemplatesResult>} to answer with. */
+    public static Object serverTemplates(Object result, Object exchangeOrContext) {
+        return hooks().serverListed(result, exchangeOrContext, RESOURCE, "resourceTemplates", "uriTemplate");
+    }
+
+    /** Server {@code prompts/list}: the {@code Mono<ListPromptsResult>} to answer with. */
+    public static Object serverPrompts(Object result, Object exchangeOrContext) {
+        return hooks().serverListed(result, exchangeOrContext, PROMPT, "prompts", "name");
+    }
+
+    /** Client {@code readResource}: the {@code Mono<ReadResourceResult>} to return, deciding at subscription. */
+    public static Object clientRead(Object result, Object client, Object request) {
+        return hooks().clientAsk(result, client, request, RESOURCE);
+    }
+
+    /** Client {@code getPrompt}: the {@code Mono<GetPromptResult>} to return, deciding at subscription. */
+    public static Object clientPrompt(Object result, Object client, Object request) {
+        return hooks().clientAsk(result, client, request, PROMPT);
+    }
+
+    /** Client {@code listResources}: the {@code Mono<ListResourcesResult>} to return. */
+    public static Object clientResources(Object result, Object client) {
+        return hooks().clientListed(result, client, RESOURCE, "resources", "uri");
+    }
+
+    /** Client {@code listResourceTemplates}: the {@code Mono<ListResourceTemplatesResult>} to return. */
+    public static Object clientTemplates(Object result, Object client) {
+        return hooks().clientListed(result, client, RESOURCE, "resourceTemplates", "uriTemplate");
+    }
+
+    /** Client {@code listPrompts}: the {@code Mono<ListPromptsResult>} to return. */
+    public static Object clientPrompts(Object result, Object client) {
+        return hooks().clientListed(result, client, PROMPT, "prompts", "name");
     }
 
     /** Client {@code callTool}: the {@code Mono<CallToolResult>} to return, deciding at subscription. */
@@ -263,6 +323,16 @@ public final class PolicyBridge {
         Object serverMessage(Object session, Object message);
 
         Object serverSessionClosed(Object session);
+
+        /** {@code resources/read} or {@code prompts/get} ({@code kind}), as {@link #serverCall}. */
+        Object serverAsk(Object server, Object exchangeOrContext, Object params, Object handler, String kind);
+
+        /** A list of resources, resource templates or prompts: {@code items} is its list component, {@code key} each item's name. */
+        Object serverListed(Object result, Object exchangeOrContext, String kind, String items, String key);
+
+        Object clientAsk(Object result, Object client, Object request, String kind);
+
+        Object clientListed(Object result, Object client, String kind, String items, String key);
     }
 
     /** What the agent plugs in for LangChain4j's MCP client; see the {@code langchain4j...} methods. */

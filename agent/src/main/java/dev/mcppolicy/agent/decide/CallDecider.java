@@ -8,6 +8,7 @@ import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.sdk.Results;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.ResultJudge;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.log.ApprovalNote;
 import dev.mcppolicy.policy.Approval;
@@ -34,8 +35,14 @@ public final class CallDecider {
         this.showArguments = showArguments;
     }
 
-    /** A decision, and the pending approval when it held the call. */
-    public record Decided(Decision decision, PendingCall held) {
+    /**
+     * A decision, the pending approval when it held the call, and, for an allowed call whose rule judges its answer
+     * (SPEC §13), its {@link Judged}: the call's line is then logged when the answer is judged.
+     */
+    public record Decided(Decision decision, PendingCall held, Judged judged) {
+        public Decided(Decision decision, PendingCall held) {
+            this(decision, held, null);
+        }
     }
 
     /** What an approved call does: runs the handler, or sends the request; the {@code Mono} to go on with. */
@@ -58,9 +65,22 @@ public final class CallDecider {
      * the admin channel ({@code approval_via=admin}).
      */
     public Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk, BooleanSupplier clientCanBeAsked) {
+        return decide(policy, call, sdk, clientCanBeAsked, false);
+    }
+
+    /**
+     * {@link #decide(PolicySnapshot, ToolCall, ClassLoader, BooleanSupplier)}, for a stack that judges answers
+     * ({@code judgesAnswers}): an allowed call whose rule has a {@code result} comes back with its {@link Judged}, and
+     * its line is logged when its answer is judged (or when it fails: {@link Judged#finish}).
+     */
+    public Decided decide(PolicySnapshot policy, ToolCall call, ClassLoader sdk, BooleanSupplier clientCanBeAsked, boolean judgesAnswers) {
         long start = System.nanoTime();
         Decision decision = policy.decide(call, approvals != null && approvals.hasChannel());
+        ResultJudge judge = judgesAnswers && decision.effect() == Effect.ALLOW ? policy.resultJudge(call) : null;
         long took = (System.nanoTime() - start) / 1_000;
+        if (judge != null) {
+            return new Decided(decision, null, new Judged(log, call, decision, took, judge, sdk, false));
+        }
         if (decision.effect() != Effect.REQUIRE_APPROVAL) {
             log.record(call, decision, took, sdk);
             return new Decided(decision, null);
@@ -122,6 +142,16 @@ public final class CallDecider {
             return cancelled.get();
         }
         return decision.effect() == Effect.ALLOW ? proceed.get() : denial.of(decision.callerMessage(held.call().tool()));
+    }
+
+    /**
+     * For a held call a person approved: the {@link Judged} of its answer when its rule judges answers, else {@code null}.
+     * Its hold and outcome have their lines; the judge adds one only when it changes the answer.
+     */
+    public Judged judgedAfterApproval(PolicySnapshot policy, ToolCall call, ClassLoader sdk) {
+        ResultJudge judge = policy.resultJudge(call);
+        return judge == null ? null : new Judged(log, call, new Decision(Effect.ALLOW, Effect.ALLOW, judge.pointer(), null, 0), 0,
+                judge, sdk, true);
     }
 
     /** Logs one decision made outside {@link #decide} (a call refused before its rule is asked). */

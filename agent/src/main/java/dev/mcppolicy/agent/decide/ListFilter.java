@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.decide;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.TestHooks;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.Side;
 import java.util.function.Predicate;
 
@@ -26,12 +27,21 @@ public final class ListFilter {
      * {@code on_error=allow} the list as it is); if even that cannot be built, the list fails.
      */
     public static Object listed(PolicySnapshot policy, Object list, Side side, String server, String where, Filtering filtering) {
+        return listed(policy, list, Kind.TOOL, side, server, where, filtering);
+    }
+
+    /**
+     * {@link #listed(PolicySnapshot, Object, Side, String, String, Filtering)} for a list of {@code kind}: resources
+     * (and resource templates, by their URI template) or prompts (SPEC §12).
+     */
+    public static Object listed(PolicySnapshot policy, Object list, Kind kind, Side side, String server, String where,
+            Filtering filtering) {
         try {
-            return filtering.filter(list, tool -> {
+            return filtering.filter(list, name -> {
                 if (TestHooks.FAILS_LIST_FILTER) {
                     throw TestHooks.listFilterFault();
                 }
-                return policy.isListed(side, server, tool);
+                return kind == Kind.TOOL ? policy.isListed(side, server, name) : policy.isListed(kind, side, server, name);
             });
         } catch (Throwable t) {
             Diagnostics.adviceError(where + " filter", t);

@@ -62,9 +62,11 @@ final class DecisionLine implements DecisionListener {
     /** The line of a call whose arguments could not be read: every field but their keys and hash. */
     private static String unreadableArguments(DecisionRecord record, Throwable error) {
         ToolCall call = record.call();
-        ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), Map.of(), call.sessionId(), call.clientId(), null);
+        ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), Map.of(), call.sessionId(), call.clientId(), null,
+                call.kind());
         // the keys and hash of no arguments would claim what was not read
-        return new DecisionRecord(record.at(), without, record.decision(), record.tookMicros(), false, record.approval()).toLine()
+        return new DecisionRecord(record.at(), without, record.decision(), record.tookMicros(), false, record.approval(),
+                record.redacted()).toLine()
                 .replace(NO_ARGUMENTS, " args_unreadable=" + error.getClass().getSimpleName());
     }
 

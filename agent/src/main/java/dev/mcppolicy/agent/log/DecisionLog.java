@@ -81,6 +81,12 @@ public final class DecisionLog {
 
     /** As above, for a decision that held the call for approval or ended the hold ({@code approval}). */
     public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader, ApprovalNote approval) {
+        record(call, decision, tookMicros, sdkLoader, approval, null);
+    }
+
+    /** As above, for a call whose answer a result rule judged: {@code redacted} is what it redacted, or {@code null}. */
+    public void record(ToolCall call, Decision decision, long tookMicros, ClassLoader sdkLoader, ApprovalNote approval,
+            String redacted) {
         DigestSwitch.served();
         try {
             counters.count(call, decision);
@@ -95,7 +101,8 @@ public final class DecisionLog {
         if (listeners.length == 0) {
             return;
         }
-        DecisionRecord record = new DecisionRecord(readsTime ? Instant.now() : null, call, decision, tookMicros, logArguments, approval);
+        DecisionRecord record = new DecisionRecord(readsTime ? Instant.now() : null, call, decision, tookMicros, logArguments, approval,
+                redacted);
         for (DecisionListener listener : listeners) {
             try {
                 listener.decided(record, sdkLoader);

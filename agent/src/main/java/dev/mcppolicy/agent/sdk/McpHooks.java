@@ -10,11 +10,14 @@ import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.canary.Canary;
 import dev.mcppolicy.agent.decide.CallDecider;
+import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.ListFilter;
+import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
@@ -131,15 +134,19 @@ public final class McpHooks implements PolicyBridge.Hooks {
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
                     Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
-            Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()));
+            Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {
                 PendingCall held = decided.held();
                 heldRequests.bind(params, held);
                 keepWaiting(held, exchangeOrContext, params);
                 Runnable askClient = Approvals.ELICITATION.equals(held.via()) ? () -> elicitation.ask(held, exchangeOrContext) : null;
-                return decider.awaitApproval(held, sdk, askClient, () -> runHandler((MethodHandle) handler, server, exchangeOrContext, params),
+                return decider.awaitApproval(held, sdk, askClient,
+                        () -> judgedAfterApproval(policy, call, runHandler((MethodHandle) handler, server, exchangeOrContext, params), sdk),
                         text -> Results.deniedResult(sdk, text));
+            }
+            if (decided.judged() != null) {
+                return judging(decided.judged(), runHandler((MethodHandle) handler, server, exchangeOrContext, params), Kind.TOOL, sdk);
             }
             if (decision.effect() == Effect.ALLOW) {
                 return null;
@@ -212,10 +219,14 @@ public final class McpHooks implements PolicyBridge.Hooks {
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
                     clientSession(client), Identity.clientName(client), listedTools.inputSchema(policy, client, server, tool));
             // the agent's own app is the MCP client here: approvals go to the admin channel
-            Decided decided = decider.decide(policy, call, sdk, () -> false);
+            Decided decided = decider.decide(policy, call, sdk, () -> false, true);
             decision = decided.decision();
             if (decided.held() != null) {
-                return decider.awaitApproval(decided.held(), sdk, null, () -> result, text -> Results.deniedResult(sdk, text));
+                return decider.awaitApproval(decided.held(), sdk, null, () -> judgedAfterApproval(policy, call, result, sdk),
+                        text -> Results.deniedResult(sdk, text));
+            }
+            if (decided.judged() != null) {
+                return judging(decided.judged(), result, Kind.TOOL, sdk);
             }
             return decision.effect() == Effect.ALLOW ? result : Results.deniedResult(sdk, decision.callerMessage(tool));
         } catch (Throwable t) {
@@ -297,6 +308,204 @@ public final class McpHooks implements PolicyBridge.Hooks {
         return null;
     }
 
+    @Override
+    public Object serverAsk(Object server, Object exchangeOrContext, Object params, Object handler, String kindWord) {
+        Kind kind = kindOf(kindWord);
+        if (Rerun.isRerun(params)) {
+            return null;
+        }
+        ClassLoader sdk = loaderOf(exchangeOrContext, params);
+        if (holder.isLoaded()) {
+            return serverAsk(holder.current(), kind, server, exchangeOrContext, params, sdk, handler);
+        }
+        try {
+            return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
+                Object answer = serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler);
+                return answer != null ? answer : rerunHandler(handler, server, exchangeOrContext, params);
+            });
+        } catch (Throwable t) {
+            return onError(holder.notYetLoaded(), kind, "server " + kind.word() + " (waiting for the policy)", t, sdk, "?");
+        }
+    }
+
+    /**
+     * Decides a server {@code resources/read} or {@code prompts/get} by {@code policy} (SPEC §12): {@code null} to run
+     * the handler as it is; else the {@code Mono} to answer with (a denial's JSON-RPC error, or the handler's answer
+     * judged by the rule's {@code result}).
+     */
+    private Object serverAsk(PolicySnapshot policy, Kind kind, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
+            Object handler) {
+        String name = "?";
+        Decision decision = null;
+        try {
+            name = kind == Kind.RESOURCE ? ToolLists.resourceUri(params) : ToolLists.toolName(params);
+            String session = Identity.sessionId(exchangeOrContext);
+            String client = Identity.clientId(exchangeOrContext);
+            ToolCall call = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
+                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), session, client);
+            Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
+            decision = decided.decision();
+            if (decided.held() != null) {
+                PendingCall held = decided.held();
+                heldRequests.bind(params, held);
+                Runnable askClient = Approvals.ELICITATION.equals(held.via()) ? () -> elicitation.ask(held, exchangeOrContext) : null;
+                return decider.awaitApproval(held, sdk, askClient,
+                        () -> judgedAfterApproval(policy, call, rerunHandler(handler, server, exchangeOrContext, params), sdk),
+                        text -> Results.failedMono(sdk, Results.deniedError(sdk, text)));
+            }
+            if (decided.judged() != null) {
+                return judging(decided.judged(), rerunHandler(handler, server, exchangeOrContext, params), kind, sdk);
+            }
+            if (decision.effect() == Effect.ALLOW) {
+                return null;
+            }
+            RuntimeException error = decision.isHidden() ? Results.notFoundError(sdk, kind == Kind.RESOURCE, name)
+                    : Results.deniedError(sdk, decision.callerMessage(kind, name));
+            return Results.failedMono(sdk, error);
+        } catch (Throwable t) {
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable("server " + kind.word(), name, t);
+            }
+            return onError(policy, kind, "server " + kind.word(), t, sdk, name);
+        }
+    }
+
+    /** The bridge's word for a resource or a prompt, as the engine's {@link Kind}. */
+    private static Kind kindOf(String word) {
+        return Kind.RESOURCE.word().equals(word) ? Kind.RESOURCE : Kind.PROMPT;
+    }
+
+    /** Runs a resource or prompt handler lambda again for a call decided after its hook returned. */
+    private static Object rerunHandler(Object handler, Object server, Object exchangeOrContext, Object params) throws Throwable {
+        MethodHandle lambda = (MethodHandle) handler;
+        return lambda.type().parameterCount() == 3 ? Rerun.run(params, lambda, server, exchangeOrContext, params)
+                : Rerun.run(params, lambda, exchangeOrContext, params);
+    }
+
+    @Override
+    public Object serverListed(Object result, Object exchangeOrContext, String kindWord, String items, String key) {
+        Kind kind = kindOf(kindWord);
+        try {
+            if (result == null) {
+                return null;
+            }
+            String where = "server " + items + " list";
+            if (!holder.isLoaded()) {
+                return Results.monoAfter(loaderOf(result, exchangeOrContext), holder.whenLoaded(), policy -> Results.monoMap(result,
+                        list -> ListFilter.listed(policy, list, kind, Side.SERVER, null, where,
+                                (all, keep) -> Answers.filterList(all, items, key, keep))));
+            }
+            PolicySnapshot policy = holder.current();
+            return Results.monoMap(result, list -> ListFilter.listed(policy, list, kind, Side.SERVER, null, where,
+                    (all, keep) -> Answers.filterList(all, items, key, keep)));
+        } catch (Throwable t) {
+            return unfilterable("server " + items + " list", result, t);
+        }
+    }
+
+    @Override
+    public Object clientAsk(Object result, Object client, Object request, String kindWord) {
+        Kind kind = kindOf(kindWord);
+        ClassLoader sdk = loaderOf(client, request);
+        try {
+            if (!holder.isLoaded()) {
+                return Results.monoAfter(sdk, holder.whenLoaded(), policy -> decideClientAsk(policy, kind, client, request, result, sdk));
+            }
+            Supplier<Object> decideOnSubscribe = () -> decideClientAsk(holder.current(), kind, client, request, result, sdk);
+            return Results.monoDefer(sdk, decideOnSubscribe);
+        } catch (Throwable t) {
+            Object answer = onError(holder.current(), kind, "client " + kind.word(), t, sdk, "?");
+            return answer == null ? result : answer;
+        }
+    }
+
+    private Object decideClientAsk(PolicySnapshot policy, Kind kind, Object client, Object request, Object result, ClassLoader sdk) {
+        String name = "?";
+        Decision decision = null;
+        try {
+            name = kind == Kind.RESOURCE ? ToolLists.resourceUri(request) : ToolLists.toolName(request);
+            String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
+            ToolCall call = kind == Kind.RESOURCE ? ToolCall.resource(Side.CLIENT, server, name, clientSession(client), Identity.clientName(client))
+                    : ToolCall.prompt(Side.CLIENT, server, name, ToolLists.arguments(request), clientSession(client), Identity.clientName(client));
+            Decided decided = decider.decide(policy, call, sdk, () -> false, true);
+            decision = decided.decision();
+            if (decided.held() != null) {
+                return decider.awaitApproval(decided.held(), sdk, null, () -> judgedAfterApproval(policy, call, result, sdk),
+                        text -> Results.monoError(result, Results.deniedError(sdk, text)));
+            }
+            if (decided.judged() != null) {
+                return judging(decided.judged(), result, kind, sdk);
+            }
+            if (decision.effect() == Effect.ALLOW) {
+                return result;
+            }
+            RuntimeException error = decision.isHidden() ? Results.notFoundError(sdk, kind == Kind.RESOURCE, name)
+                    : Results.deniedError(sdk, decision.callerMessage(kind, name));
+            return Results.monoError(result, error);
+        } catch (Throwable t) {
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable("client " + kind.word(), name, t);
+            }
+            Object answer = onError(policy, kind, "client " + kind.word(), t, sdk, name);
+            return answer == null ? result : answer;
+        }
+    }
+
+    @Override
+    public Object clientListed(Object result, Object client, String kindWord, String items, String key) {
+        Kind kind = kindOf(kindWord);
+        try {
+            if (result == null) {
+                return null;
+            }
+            if (!holder.isLoaded()) {
+                return Results.monoAfter(loaderOf(client, result), holder.whenLoaded(),
+                        policy -> clientListed(policy, result, client, kind, items, key));
+            }
+            return clientListed(holder.current(), result, client, kind, items, key);
+        } catch (Throwable t) {
+            return unfilterable("client " + items + " list", result, t);
+        }
+    }
+
+    private Object clientListed(PolicySnapshot policy, Object result, Object client, Kind kind, String items, String key)
+            throws ReflectiveOperationException {
+        return Results.monoMap(result, list -> {
+            String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
+            return ListFilter.listed(policy, list, kind, Side.CLIENT, server, "client " + items + " list",
+                    (all, keep) -> Answers.filterList(all, items, key, keep));
+        });
+    }
+
+    /**
+     * {@code answer} (the handler's or the server's {@code Mono}) judged by the call's result rule when it comes
+     * (SPEC §13): redacted, or the §5 denial (a tool's {@code isError} result; a resource's or prompt's JSON-RPC
+     * error). The call's line is logged then, or, when no answer comes, once the {@code Mono} ends.
+     */
+    private static Object judging(Judged judged, Object answer, Kind kind, ClassLoader sdk) throws ReflectiveOperationException {
+        Object mapped = Results.monoMap(answer, value -> {
+            try {
+                return judged.answer(value, Answers::read, Answers::rebuild, text -> {
+                    if (kind == Kind.TOOL) {
+                        return Results.deniedCallToolResult(sdk, text);
+                    }
+                    throw Results.deniedError(sdk, text);
+                });
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        });
+        return Results.monoFinally(mapped, judged::finish);
+    }
+
+    /** A held call's answer once approved: judged when its rule has a {@code result}. */
+    private Object judgedAfterApproval(PolicySnapshot policy, ToolCall call, Object answer, ClassLoader sdk) throws ReflectiveOperationException {
+        Judged judged = decider.judgedAfterApproval(policy, call, sdk);
+        return judged == null ? answer : judging(judged, answer, call.kind(), sdk);
+    }
+
     /**
      * While a server call is held, a {@code notifications/progress} every {@value #PROGRESS_SECONDS} s when its
      * request carried a {@code progressToken}, so a client that resets its request timeout on progress (the
@@ -344,6 +553,22 @@ public final class McpHooks implements PolicyBridge.Hooks {
         } catch (Throwable again) {
             Diagnostics.adviceError(where + " (failing the list)", again);
             throw new IllegalStateException("mcp-policy could not filter " + where + " and shows no tool (on_error=deny)", t);
+        }
+    }
+
+    /** {@link #onError(PolicySnapshot, String, Throwable, ClassLoader, String)} for a call of any kind: a resource's or prompt's denial is an error. */
+    private Object onError(PolicySnapshot policy, Kind kind, String where, Throwable t, ClassLoader sdk, String name) {
+        if (kind == Kind.TOOL) {
+            return onError(policy, where, t, sdk, name);
+        }
+        Decision decision = policy.internalError(where, name, t);
+        if (decision.effect() == Effect.ALLOW) {
+            return null;
+        }
+        try {
+            return Results.failedMono(sdk, Results.deniedError(sdk, decision.callerMessage(kind, name)));
+        } catch (Throwable again) {
+            throw undeliverable(where, name, again);
         }
     }
 

@@ -12,17 +12,61 @@ public final class Results {
     private static final String SCHEMA = "io.modelcontextprotocol.spec.McpSchema";
     private static final String MONO = "reactor.core.publisher.Mono";
     private static final int INVALID_PARAMS = -32602;
+    private static final int RESOURCE_NOT_FOUND = -32002;
 
     private Results() {
     }
 
     /** {@code Mono.just(CallToolResult.builder().addTextContent(text).isError(true).build())}, uniform across versions. */
     public static Object deniedResult(ClassLoader sdk, String text) throws ReflectiveOperationException {
+        return monoJust(sdk, deniedCallToolResult(sdk, text));
+    }
+
+    /** {@code CallToolResult.builder().addTextContent(text).isError(true).build()}: a tool call's §5 denial. */
+    public static Object deniedCallToolResult(ClassLoader sdk, String text) throws ReflectiveOperationException {
         Class<?> result = Class.forName(SCHEMA + "$CallToolResult", false, sdk);
         Object builder = result.getMethod("builder").invoke(null);
         builder = builder.getClass().getMethod("addTextContent", String.class).invoke(builder, text);
         builder = builder.getClass().getMethod("isError", Boolean.class).invoke(builder, Boolean.TRUE);
-        return monoJust(sdk, builder.getClass().getMethod("build").invoke(builder));
+        return builder.getClass().getMethod("build").invoke(builder);
+    }
+
+    /**
+     * A denied {@code resources/read} or {@code prompts/get} (SPEC §12): a JSON-RPC error, {@code McpError} code
+     * -32602 with the §5 text as its message (SDK 0.10, which has no error builder: -32603, the text as message).
+     */
+    public static RuntimeException deniedError(ClassLoader sdk, String text) throws ReflectiveOperationException {
+        return mcpError(sdk, INVALID_PARAMS, text, null);
+    }
+
+    /**
+     * What the SDK answers for a resource it does not have ({@code -32002 Resource not found}), or a prompt
+     * ({@code -32602 Invalid prompt name}): the answer to a hidden one.
+     */
+    public static RuntimeException notFoundError(ClassLoader sdk, boolean resource, String name) throws ReflectiveOperationException {
+        return resource ? mcpError(sdk, RESOURCE_NOT_FOUND, "Resource not found", java.util.Map.of("uri", name))
+                : mcpError(sdk, INVALID_PARAMS, "Invalid prompt name", "Prompt not found: " + name);
+    }
+
+    private static RuntimeException mcpError(ClassLoader sdk, int code, String message, Object data) throws ReflectiveOperationException {
+        Class<?> mcpError = Class.forName("io.modelcontextprotocol.spec.McpError", false, sdk);
+        Method builder = find(mcpError, "builder", int.class);
+        if (builder == null) {
+            return (RuntimeException) mcpError.getConstructor(Object.class).newInstance(message);
+        }
+        Object b = builder.invoke(null, code);
+        b = b.getClass().getMethod("message", String.class).invoke(b, message);
+        if (data != null) {
+            b = b.getClass().getMethod("data", Object.class).invoke(b, data);
+        }
+        return (RuntimeException) b.getClass().getMethod("build").invoke(b);
+    }
+
+    /** {@code mono.doFinally(signal -> then.run())}: once the answer is sent, failed or cancelled. */
+    public static Object monoFinally(Object mono, Runnable then) throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
+        java.util.function.Consumer<Object> onFinally = signal -> then.run();
+        return monoType.getMethod("doFinally", java.util.function.Consumer.class).invoke(mono, onFinally);
     }
 
     /**
@@ -57,6 +101,11 @@ public final class Results {
     /** {@code Mono.defer(supplier)}: decide when the caller subscribes, not when it builds the call. */
     public static Object monoDefer(ClassLoader sdk, Supplier<?> supplier) throws ReflectiveOperationException {
         return Class.forName(MONO, false, sdk).getMethod("defer", Supplier.class).invoke(null, supplier);
+    }
+
+    /** {@code Mono.error(error)}, from the SDK's Reactor. */
+    public static Object failedMono(ClassLoader sdk, Throwable error) throws ReflectiveOperationException {
+        return Class.forName(MONO, false, sdk).getMethod("error", Throwable.class).invoke(null, error);
     }
 
     /** {@code Mono.error(error)}, from the Reactor that {@code mono} comes from. */

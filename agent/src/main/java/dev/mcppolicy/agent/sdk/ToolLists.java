@@ -30,6 +30,12 @@ public final class ToolLists {
         return name == null ? "" : name.toString();
     }
 
+    /** The URI of a {@code resources/read}: raw JSON-RPC params (a Map) or a {@code ReadResourceRequest}. */
+    public static String resourceUri(Object params) {
+        Object uri = params instanceof Map<?, ?> map ? map.get("uri") : call(params, "uri");
+        return uri == null ? "" : uri.toString();
+    }
+
     @SuppressWarnings("unchecked")
     /** The request's {@code _meta.progressToken}, or {@code null}: raw params (a map) or a {@code CallToolRequest}. */
     public static Object progressToken(Object params) {

@@ -97,7 +97,7 @@ public final class StartupSummary {
 
     /** At premain: what will be hooked once the first MCP class loads. */
     public void waitingForMcp(boolean serializeStdio) {
-        Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools,"
+        Diagnostics.info("hooks: MCP Java SDK " + McpSdkModule.VERSIONS + " server tools/call + tools/list + resources + prompts, client callTool + listTools + resources + prompts,"
                 + " HTTP caller identity, stdio/SSE session cancels and closes (for held calls)" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
                 + "; MCP Java SDK " + ModernSdkModule.VERSIONS + " modern API server tools/call + tools/list, client ToolSpec.call + callOnce"
                 + " + tool lists; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools"

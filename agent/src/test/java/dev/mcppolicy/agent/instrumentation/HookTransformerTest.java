@@ -10,6 +10,7 @@ import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.agent.status.StartupSummary;
 import java.util.ArrayList;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -112,6 +113,40 @@ class HookTransformerTest {
     }
 
     @Test
+    void resourceAndPromptHandlersAndListsGoThroughTheBridgeOnBothServerKinds() throws Exception {
+        for (Class<?> sample : List.of(StatefulServer.class, StatelessServer.class)) {
+            bridge.seen.clear();
+            Class<?> type = wovenAs(sample, new McpAsyncServerInstrumentation());
+            Object server = type.getDeclaredConstructor().newInstance();
+
+            assertThat(call(server, "resourcesReadRequestHandler", "exchange-1", "uri-1")).isEqualTo("read uri-1");
+            assertThat(call(server, "promptsGetRequestHandler", "exchange-1", "prompt-1")).isEqualTo("prompt prompt-1");
+            assertThat(call(server, "resourcesListRequestHandler", "exchange-1", null)).isEqualTo("resources");
+            assertThat(call(server, "resourceTemplateListRequestHandler", "exchange-1", null)).isEqualTo("templates");
+            assertThat(call(server, "promptsListRequestHandler", "exchange-1", null)).isEqualTo("prompts");
+            assertThat(bridge.seen).as(sample.getSimpleName()).extracting(seen -> seen.get(0) + " " + seen.get(2))
+                    .containsExactly("serverAsk resource exchange-1", "serverAsk prompt exchange-1", "serverListed resources exchange-1",
+                            "serverListed resourceTemplates exchange-1", "serverListed prompts exchange-1");
+        }
+    }
+
+    @Test
+    void clientReadsPromptsAndTheirListsGoThroughTheBridge() throws Exception {
+        Class<?> type = wovenAs(Client.class, new McpAsyncClientInstrumentation());
+        Object client = type.getDeclaredConstructor().newInstance();
+
+        assertThat(((Mono<?>) type.getMethod("readResource", ReadResourceRequest.class).invoke(client, new ReadResourceRequest("file:///a"))).block())
+                .isEqualTo("read file:///a");
+        assertThat(((Mono<?>) type.getMethod("getPrompt", Object.class).invoke(client, "p")).block()).isEqualTo("prompt p");
+        for (String list : List.of("listResources", "listResourceTemplates", "listPrompts")) {
+            type.getMethod(list, String.class).invoke(client, "c");
+        }
+        assertThat(bridge.seen).extracting(seen -> String.valueOf(seen.get(0)))
+                .containsExactly("clientAsk resource", "clientAsk prompt", "clientListed resources", "clientListed resourceTemplates",
+                        "clientListed prompts");
+    }
+
+    @Test
     void transportContextCallSitesGoThroughTheBridgeWithTheRequestTheyWereMadeWith() throws Exception {
         TypeInstrumentation extractorCalls = new TypeInstrumentation() {
             @Override
@@ -200,7 +235,8 @@ class HookTransformerTest {
                 "[mcp-policy] WARN NOT instrumented: " + StatefulServer.class.getName() + " (version unknown): no method for callTool",
                 "no method for listTools", "these calls are NOT policed");
         assertThat(summary.status().instrumented()).containsExactly(new AgentStatus.Instrumented(StatefulServer.class.getName(),
-                "(version unknown)", List.of(), List.of("callTool", "listTools")));
+                "(version unknown)", List.of(), List.of("callTool", "listTools", "readResource", "listResources", "listResourceTemplates",
+                        "getPrompt", "listPrompts")));
     }
 
     @Test
@@ -254,6 +290,26 @@ class HookTransformerTest {
         private String suffix() {
             return ran.isEmpty() ? "" : "!";
         }
+
+        public BiFunction<Object, Object, Mono<Object>> resourcesReadRequestHandler() {
+            return (exchange, params) -> Mono.just("read " + params + suffix());
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> resourcesListRequestHandler() {
+            return (exchange, params) -> Mono.just("resources" + suffix());
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> resourceTemplateListRequestHandler() {
+            return (exchange, params) -> Mono.just("templates" + suffix());
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> promptsGetRequestHandler() {
+            return (exchange, params) -> Mono.just("prompt " + params + suffix());
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> promptsListRequestHandler() {
+            return (exchange, params) -> Mono.just("prompts" + suffix());
+        }
     }
 
     /** Capture nothing: static lambdas, and one whose first instruction is a loop head (a frame at offset 0). */
@@ -270,6 +326,26 @@ class HookTransformerTest {
         public BiFunction<Object, Object, Mono<Object>> toolsListRequestHandler() {
             return (context, params) -> params == null ? Mono.just("all") : Mono.just("page " + params);
         }
+
+        public BiFunction<Object, Object, Mono<Object>> resourcesReadRequestHandler() {
+            return (context, params) -> Mono.just("read " + params);
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> resourcesListRequestHandler() {
+            return (context, params) -> Mono.just("resources");
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> resourceTemplateListRequestHandler() {
+            return (context, params) -> Mono.just("templates");
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> promptsGetRequestHandler() {
+            return (context, params) -> Mono.just("prompt " + params);
+        }
+
+        public BiFunction<Object, Object, Mono<Object>> promptsListRequestHandler() {
+            return (context, params) -> Mono.just("prompts");
+        }
     }
 
     /** Like {@code McpAsyncClient}. */
@@ -283,6 +359,26 @@ class HookTransformerTest {
 
         public Mono<Object> listTools(String cursor) {
             return Mono.just("tools " + cursor);
+        }
+
+        public Mono<Object> readResource(ReadResourceRequest request) {
+            return Mono.just("read " + request.uri());
+        }
+
+        public Mono<Object> listResources(String cursor) {
+            return Mono.just("resources " + cursor);
+        }
+
+        public Mono<Object> listResourceTemplates(String cursor) {
+            return Mono.just("templates " + cursor);
+        }
+
+        public Mono<Object> getPrompt(Object request) {
+            return Mono.just("prompt " + request);
+        }
+
+        public Mono<Object> listPrompts(String cursor) {
+            return Mono.just("prompts " + cursor);
         }
 
         public String unrelated() {
@@ -485,6 +581,30 @@ class HookTransformerTest {
         public Object serverSessionClosed(Object session) {
             seen.add(java.util.Arrays.asList("serverSessionClosed", session));
             return null;
+        }
+
+        @Override
+        public Object serverAsk(Object server, Object exchangeOrContext, Object params, Object handler, String kind) {
+            seen.add(java.util.Arrays.asList("serverAsk " + kind, server, exchangeOrContext, params));
+            return null;
+        }
+
+        @Override
+        public Object serverListed(Object result, Object exchangeOrContext, String kind, String items, String key) {
+            seen.add(java.util.Arrays.asList("serverListed " + items, result, exchangeOrContext));
+            return result;
+        }
+
+        @Override
+        public Object clientAsk(Object result, Object client, Object request, String kind) {
+            seen.add(java.util.Arrays.asList("clientAsk " + kind, result, client, request));
+            return result;
+        }
+
+        @Override
+        public Object clientListed(Object result, Object client, String kind, String items, String key) {
+            seen.add(java.util.Arrays.asList("clientListed " + items, result, client));
+            return result;
         }
     }
 }

@@ -69,7 +69,7 @@ abstract class AbstractSpringAiScenarios extends AbstractToolCallScenarios imple
         // the SDK is one jar, mcp, before 0.14 and mcp-core beside an mcp pom from then on; a stateless server is its own class
         assertThat(pair().serverLog()).as(pair().dump())
                 .anyMatch(l -> l.matches("\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.server\\.Mcp(Stateless)?AsyncServer \\(mcp(-core)? "
-                        + Pattern.quote(sdkVersion()) + "\\): tools/call, tools/list"))
+                        + Pattern.quote(sdkVersion()) + "\\): tools/call, tools/list, " + AbstractToolCallScenarios.SERVER_RESOURCE_HOOKS))
                 .noneMatch(l -> l.contains("version unknown"));
     }
 }

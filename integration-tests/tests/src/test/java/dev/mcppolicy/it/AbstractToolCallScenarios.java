@@ -56,16 +56,20 @@ abstract class AbstractToolCallScenarios {
         }
     }
 
+    /** The classic SDK's resource and prompt hooks, after its tool hooks in the startup summary's line (SPEC §12). */
+    static final String SERVER_RESOURCE_HOOKS = "resources/read, resources/list, resources/templates/list, prompts/get, prompts/list";
+    static final String CLIENT_RESOURCE_HOOKS = "readResource, listResources, listResourceTemplates, getPrompt, listPrompts";
+
     /** The startup summary's line for the hooked server class (a regex). */
     String serverHookLine() {
         return "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.server\\.Mcp(Stateless)?AsyncServer \\(mcp(-core)? "
-                + java.util.regex.Pattern.quote(sdkVersion()) + "\\): tools/call, tools/list";
+                + java.util.regex.Pattern.quote(sdkVersion()) + "\\): tools/call, tools/list, " + SERVER_RESOURCE_HOOKS;
     }
 
     /** The startup summary's line for the hooked client class (a regex). */
     String clientHookLine() {
         return "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.client\\.McpAsyncClient \\(mcp(-core)? "
-                + java.util.regex.Pattern.quote(sdkVersion()) + "\\): callTool, listTools";
+                + java.util.regex.Pattern.quote(sdkVersion()) + "\\): callTool, listTools, " + CLIENT_RESOURCE_HOOKS;
     }
 
     /** How the client fixture reports the server's unknown-tool error: {@code ERROR <exception>: }. */

@@ -60,7 +60,8 @@ class SpringAiClient112WebFluxIT extends AbstractSpringAiClientScenarios {
     @Test
     void policesTheAsyncClientBehindTheAsyncToolCallbacks() {
         assertThat(app.stderr()).as(app.dump())
-                .contains("[mcp-policy] instrumented io.modelcontextprotocol.client.McpAsyncClient (mcp-core 0.17.0): callTool, listTools")
+                .contains("[mcp-policy] instrumented io.modelcontextprotocol.client.McpAsyncClient (mcp-core 0.17.0): callTool, listTools, "
+                        + AbstractToolCallScenarios.CLIENT_RESOURCE_HOOKS)
                 .anyMatch(l -> l.startsWith("TOOL CALLBACKS ") && l.endsWith(" from AsyncMcpToolCallbackProvider"));
     }
 
