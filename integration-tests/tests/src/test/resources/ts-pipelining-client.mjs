@@ -1,6 +1,7 @@
 // A pipelining MCP client on the TypeScript SDK (a third-party peer): connects over stdio to the server
 // whose command line follows "--", then makes every call in CALLS_JSON at once (Promise.allSettled),
-// without waiting for any answer, and prints one JSON-RPC-response-shaped line per call on stdout:
+// without waiting for any answer (a call with "uri" reads that resource, one with "prompt" gets that prompt, with its
+// "arguments"), and prints one JSON-RPC-response-shaped line per call on stdout:
 //   {"id": ID, "result": {...}}   or   {"id": ID, "error": {"code": N, "message": "..."}}
 // then {"done": N, "ms": M}. The server's stderr goes to this process's stderr.
 // Usage: node ts-pipelining-client.mjs SDK_DIR CALLS_JSON -- COMMAND ARGS...
@@ -23,7 +24,9 @@ await client.connect(transport);
 
 const started = Date.now();
 const settled = await Promise.allSettled(
-  calls.map((call) => client.callTool({ name: call.name, arguments: call.arguments }, undefined, { timeout: 20000 })));
+  calls.map((call) => call.uri !== undefined ? client.readResource({ uri: call.uri }, { timeout: 20000 })
+    : call.prompt !== undefined ? client.getPrompt({ name: call.prompt, arguments: call.arguments }, { timeout: 20000 })
+    : client.callTool({ name: call.name, arguments: call.arguments }, undefined, { timeout: 20000 })));
 settled.forEach((outcome, i) => {
   const id = calls[i].id;
   const line = outcome.status === 'fulfilled'

@@ -359,15 +359,22 @@ public final class McpHooks implements PolicyBridge.Hooks {
             if (decision.effect() == Effect.ALLOW) {
                 return null;
             }
-            RuntimeException error = decision.isHidden() ? Results.notFoundError(sdk, kind == Kind.RESOURCE, name)
-                    : Results.deniedError(sdk, decision.callerMessage(kind, name));
-            return Results.failedMono(sdk, error);
+            return Results.failedMono(sdk, refusal(decision, kind, name, sdk));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
                 throw undeliverable("server " + kind.word(), name, t);
             }
             return onError(policy, kind, "server " + kind.word(), t, sdk, name);
         }
+    }
+
+    /**
+     * A refused resource read or prompt get: for a hidden one, the SDK's own not-found error; else the §5 denial, a
+     * JSON-RPC error.
+     */
+    private static RuntimeException refusal(Decision decision, Kind kind, String name, ClassLoader sdk) throws ReflectiveOperationException {
+        return decision.isHidden() ? Results.notFoundError(sdk, kind == Kind.RESOURCE, name)
+                : Results.deniedError(sdk, decision.callerMessage(kind, name));
     }
 
     /** The bridge's word for a resource or a prompt, as the engine's {@link Kind}. */
@@ -439,9 +446,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             if (decision.effect() == Effect.ALLOW) {
                 return result;
             }
-            RuntimeException error = decision.isHidden() ? Results.notFoundError(sdk, kind == Kind.RESOURCE, name)
-                    : Results.deniedError(sdk, decision.callerMessage(kind, name));
-            return Results.monoError(result, error);
+            return Results.failedMono(sdk, refusal(decision, kind, name, sdk));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
                 throw undeliverable("client " + kind.word(), name, t);

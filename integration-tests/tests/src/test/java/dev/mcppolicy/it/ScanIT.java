@@ -60,7 +60,7 @@ class ScanIT {
 
     @Test
     void scansServerEverythingFromNpm() throws Exception {
-        Path everything = peersDir().resolve("node_modules/.bin/mcp-server-everything");
+        Path everything = TypeScriptPeers.dir().resolve("node_modules/.bin/mcp-server-everything");
         assertThat(everything).as("server-everything in the peers directory; install the peers first: bash .ci/install-peers.sh").exists();
         Path dir = Fixtures.workDir("ScanIT-everything");
         Result scan = scan(dir, "-o", "everything.yaml", "--", everything.toString(), "stdio");
@@ -192,11 +192,6 @@ class ScanIT {
         return false;
     }
 
-    /** {@code $MCP_PEERS_DIR}, else {@code ~/.cache/mcp-peers}, as {@code .ci/install-peers.sh} chooses. */
-    private static Path peersDir() {
-        String dir = System.getenv("MCP_PEERS_DIR");
-        return dir != null && !dir.isBlank() ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".cache", "mcp-peers");
-    }
 
     private static void assertChecks(Path dir, String policy) throws Exception {
         Result check = run(dir, List.of("check", policy));

@@ -103,9 +103,7 @@ class TypeScriptApprovalProgressIT {
     }
 
     private static ForkedJvm start(String mode, String sdkVersion) throws Exception {
-        Path sdk = peersDir().resolve("node_modules/@modelcontextprotocol/sdk");
-        assertThat(sdk.resolve("dist/esm/client/stdio.js")).as("the TypeScript SDK in the peers directory; install the peers"
-                + " first: bash .ci/install-peers.sh").exists();
+        Path sdk = TypeScriptPeers.sdk();
         String name = "TypeScriptApprovalProgressIT-" + mode + "-" + sdkVersion;
         Path dir = Fixtures.workDir(name);
         Files.writeString(dir.resolve("mcp-policy.json"), POLICY);
@@ -122,11 +120,5 @@ class TypeScriptApprovalProgressIT {
         client.send("close");
         assertThat(client.waitForExit()).as(client.dump()).isZero();
         assertThat(client.stderr()).noneMatch(line -> line.contains("advice error"));
-    }
-
-    /** {@code $MCP_PEERS_DIR}, else {@code ~/.cache/mcp-peers}, as {@code .ci/install-peers.sh} chooses. */
-    private static Path peersDir() {
-        String dir = System.getenv("MCP_PEERS_DIR");
-        return dir != null && !dir.isBlank() ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".cache", "mcp-peers");
     }
 }

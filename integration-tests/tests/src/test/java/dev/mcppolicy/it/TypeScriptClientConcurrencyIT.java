@@ -19,9 +19,7 @@ class TypeScriptClientConcurrencyIT {
     @ParameterizedTest
     @ValueSource(strings = {"0.10.0", "1.1.5", "2.0.0", "2.1.0", StdioRpc.QUARKUS_STDIO, McpPair.KOTLIN})
     void answersEveryCallOfAPipeliningTypeScriptClient(String sdkVersion) throws Exception {
-        Path sdk = peersDir().resolve("node_modules/@modelcontextprotocol/sdk");
-        assertThat(sdk.resolve("dist/esm/client/stdio.js")).as("the TypeScript SDK in the peers directory; install the peers"
-                + " first: bash .ci/install-peers.sh").exists();
+        Path sdk = TypeScriptPeers.sdk();
         Path dir = Fixtures.workDir("TypeScriptClientConcurrencyIT-" + sdkVersion);
         Files.writeString(dir.resolve("mcp-policy.json"), CallMix.POLICY);
         CallMix mix = new CallMix(AbstractConcurrencyScenarios.CALLS);
@@ -44,11 +42,5 @@ class TypeScriptClientConcurrencyIT {
             assertThat(AuditFiles.awaitLines(dir.resolve("audit.jsonl"), mix.size())).hasSize(mix.size());
             assertThat(client.stderr()).noneMatch(l -> l.contains("advice error") || l.contains("Failed to enqueue"));
         }
-    }
-
-    /** {@code $MCP_PEERS_DIR}, else {@code ~/.cache/mcp-peers}, as {@code .ci/install-peers.sh} chooses. */
-    private static Path peersDir() {
-        String dir = System.getenv("MCP_PEERS_DIR");
-        return dir != null && !dir.isBlank() ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".cache", "mcp-peers");
     }
 }
