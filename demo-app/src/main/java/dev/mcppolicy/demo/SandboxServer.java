@@ -2,6 +2,7 @@ package dev.mcppolicy.demo;
 
 import dev.mcppolicy.demo.exec.BackgroundExecs;
 import dev.mcppolicy.demo.exec.CommandRunner;
+import dev.mcppolicy.demo.resources.SandboxResources;
 import dev.mcppolicy.demo.sandbox.Sandbox;
 import dev.mcppolicy.demo.tools.SandboxTools;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The demo's "existing app": an MCP server whose tools run shell commands and touch files in a
- * sandbox directory, like the sandbox-execution servers AI agents call. It holds no policy code;
- * the policy agent is added with {@code -javaagent} and nothing here changes.
+ * sandbox directory, like the sandbox-execution servers AI agents call, and which offers the sandbox's
+ * files as resources ({@code file:///sandbox/<name>}). It holds no policy code; the policy agent is added
+ * with {@code -javaagent} and nothing here changes.
  *
  * <pre>
  * java -jar demo-app.jar [--sandbox DIR] [--http PORT]
@@ -55,42 +57,52 @@ public final class SandboxServer {
             sandbox.deleteIfTemporary();
         }, "sandbox-cleanup"));
         McpJsonMapper json = McpJsonDefaults.getMapper();
+        SandboxResources resources = new SandboxResources(sandbox);
         List<SyncToolSpecification> tools =
-                SandboxTools.all(sandbox, new CommandRunner(sandbox.root()), execs, json);
+                SandboxTools.all(sandbox, new CommandRunner(sandbox.root()), execs, json, resources::refresh);
         LOG.info("sandbox directory {}", sandbox.root());
         if (options.httpPort < 0) {
-            serveStdio(json, tools);
+            serveStdio(json, tools, resources);
             // The session is over: end the JVM even if a library left a non-daemon thread behind.
             System.exit(0);
         } else {
-            serveHttp(options.httpPort, json, tools);
+            serveHttp(options.httpPort, json, tools, resources);
         }
     }
 
-    private static void serveStdio(McpJsonMapper json, List<SyncToolSpecification> tools)
+    private static void serveStdio(McpJsonMapper json, List<SyncToolSpecification> tools, SandboxResources resources)
             throws InterruptedException {
         EndSignallingInputStream stdin = new EndSignallingInputStream(System.in);
-        McpSyncServer server = build(McpServer.sync(new StdioServerTransportProvider(json, stdin, System.out)), tools);
+        McpSyncServer server = build(McpServer.sync(new StdioServerTransportProvider(json, stdin, System.out)), tools,
+                resources);
         LOG.info("serving {} tools over stdio", tools.size());
         stdin.awaitEnd();
         LOG.info("stdin closed; stopping");
         server.closeGracefully();
     }
 
-    private static void serveHttp(int port, McpJsonMapper json, List<SyncToolSpecification> tools)
-            throws Exception {
+    private static void serveHttp(int port, McpJsonMapper json, List<SyncToolSpecification> tools,
+            SandboxResources resources) throws Exception {
         HttpServletStreamableServerTransportProvider transport = HttpEndpoint.loopbackTransport(json);
-        McpSyncServer server = build(McpServer.sync(transport), tools);
+        McpSyncServer server = build(McpServer.sync(transport), tools, resources);
         HttpEndpoint endpoint = HttpEndpoint.start(port, transport);
         LOG.info("serving {} tools over streamable HTTP; listening on {}", tools.size(), endpoint.url());
         endpoint.serveUntilShutdown(server);
     }
 
-    private static McpSyncServer build(McpServer.SyncSpecification<?> spec, List<SyncToolSpecification> tools) {
-        return spec.serverInfo(NAME, VERSION)
-                .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+    /**
+     * The server, with the tools and the sandbox's files as resources. The resource list changes as the
+     * tools change files, without a {@code list_changed} notification: a client lists again when it wants.
+     */
+    private static McpSyncServer build(McpServer.SyncSpecification<?> spec, List<SyncToolSpecification> tools,
+            SandboxResources resources) {
+        McpSyncServer server = spec.serverInfo(NAME, VERSION)
+                .capabilities(ServerCapabilities.builder().tools(false).resources(false, false).logging().build())
                 .tools(tools)
+                .resourceTemplates(resources.template())
                 .build();
+        resources.attach(server);
+        return server;
     }
 
     private static final class Options {

@@ -1,15 +1,21 @@
 package dev.mcppolicy.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.nio.file.Files;
@@ -175,6 +181,45 @@ class SandboxServerStdioIT {
     }
 
     @Test
+    void offersTheFilesAtTheSandboxsRootAsResourcesAndFollowsTheToolsChanges() {
+        assertThat(client.getServerCapabilities().resources()).isNotNull();
+        assertThat(client.listResourceTemplates().resourceTemplates()).extracting(ResourceTemplate::uriTemplate)
+                .containsExactly("file:///sandbox/{path}");
+
+        ok(call("write_file", Map.of("path", "listed.txt", "content", "listed\n")));
+        assertThat(resourceUris()).contains("file:///sandbox/listed.txt");
+        assertThat(((McpSchema.TextResourceContents) client.readResource(
+                new ReadResourceRequest("file:///sandbox/listed.txt")).contents().get(0)).text()).isEqualTo("listed\n");
+
+        ok(call("delete_file", Map.of("path", "listed.txt")));
+        assertThat(resourceUris()).doesNotContain("file:///sandbox/listed.txt");
+    }
+
+    @Test
+    void resourceReadsCannotLeaveTheSandbox() throws Exception {
+        ok(call("write_file", Map.of("path", "inside/note.txt", "content", "inside")));
+        Files.createSymbolicLink(sandbox.resolve("rootlink2"), Path.of("/"));
+        try {
+            assertThat(((McpSchema.TextResourceContents) client.readResource(
+                    new ReadResourceRequest("file:///sandbox/inside%2Fnote.txt")).contents().get(0)).text())
+                    .isEqualTo("inside");
+            for (String uri : List.of("file:///sandbox/..%2F..%2F..%2F..%2Fetc%2Fpasswd", "file:///sandbox/%2Fetc%2Fpasswd",
+                    "file:///sandbox/rootlink2%2Fetc%2Fpasswd")) {
+                McpError error = catchThrowableOfType(() -> client.readResource(new ReadResourceRequest(uri)), McpError.class);
+                assertThat(error).as(uri).isNotNull();
+                assertThat(error.getJsonRpcError().code()).as(uri).isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS);
+                assertThat(error.getJsonRpcError().message()).as(uri).contains("is rejected");
+            }
+            // Not the template's one segment, so the SDK finds no resource before any handler runs.
+            McpError notFound = catchThrowableOfType(() -> client.readResource(
+                    new ReadResourceRequest("file:///sandbox/%2e%2e/etc/passwd")), McpError.class);
+            assertThat(notFound.getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND);
+        } finally {
+            Files.delete(sandbox.resolve("rootlink2"));
+        }
+    }
+
+    @Test
     void logsToStderrAndKeepsStdoutForJsonRpc() throws InterruptedException {
         call("run_command", Map.of("command", "echo logged"));
 
@@ -209,6 +254,10 @@ class SandboxServerStdioIT {
                 .get("execs");
         return execs.stream().collect(Collectors.toMap(
                 exec -> (String) exec.get("execId"), exec -> (String) exec.get("status")));
+    }
+
+    private static List<String> resourceUris() {
+        return client.listResources().resources().stream().map(Resource::uri).collect(Collectors.toList());
     }
 
     private static CallToolResult call(String tool, Map<String, Object> arguments) {

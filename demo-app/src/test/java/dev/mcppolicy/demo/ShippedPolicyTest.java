@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.PolicyEngine;
+import dev.mcppolicy.engine.ResultJudge;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.policy.Policy;
@@ -27,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ShippedPolicyTest {
     private static final Path POLICY = Path.of("mcp-policy.json");
+    private static final String AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE";
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
     private static final String CLIENT = "demo-agent";
 
@@ -145,6 +148,52 @@ class ShippedPolicyTest {
                 call("sandbox_exec_status", Map.of("execId", "exec-1")),
                 call("sandbox_exec_kill", Map.of("execId", "exec-1"))))
                 .allMatch(call -> engine.decide(call).effect() == Effect.ALLOW);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"file:///sandbox/notes.txt", "file:///sandbox/.env", "file:///sandbox/dir/../notes.txt"})
+    void allowsReadingTheSandboxsFilesAsResources(String uri) {
+        Decision decision = engine.decide(resource(uri));
+
+        assertThat(decision).extracting(Decision::effect, Decision::rule)
+                .containsExactly(Effect.ALLOW, "/resources/file:~1~1~1sandbox~1*");
+        assertThat(engine.isListed(Kind.RESOURCE, Side.SERVER, null, uri)).isTrue();
+        assertThat(engine.isListed(Kind.RESOURCE, Side.SERVER, null, "file:///sandbox/{path}")).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"file:///sandbox/%2e%2e/etc/passwd", "file:///sandbox/..%2Fetc%2Fpasswd", "file:///etc/passwd",
+        "file:///sandbox/%252e%252e/etc/shadow", "file:///sandbox/..\\..\\etc\\passwd", "https://example.com/sandbox/x"})
+    void deniesEveryOtherResourceByResourceDefaultDeny(String uri) {
+        Decision decision = engine.decide(resource(uri));
+
+        assertThat(decision.effect()).isEqualTo(Effect.DENY);
+        assertThat(decision.rule()).isEqualTo(Decision.DEFAULT_RULE);
+        assertThat(decision.reason()).isEqualTo("no policy rule allows this resource (resource_default: deny)");
+        assertThat(engine.isListed(Kind.RESOURCE, Side.SERVER, null, uri)).isFalse();
+    }
+
+    @Test
+    void redactsSecretsInWhatReadFileRunCommandAndTheSandboxsResourcesReturn() {
+        String env = "AWS_ACCESS_KEY_ID=" + AWS_KEY + "\nDATABASE_URL=postgres://app:" + "hunter2-s3cret@db.internal:5432/app\n";
+        for (ToolCall call : List.of(call("read_file", Map.of("path", ".env")), runCommand("cat .env"),
+                resource("file:///sandbox/.env"))) {
+            ResultJudge judge = engine.resultJudge(call);
+            assertThat(judge).as(call.tool()).isNotNull();
+
+            ResultJudge.Verdict verdict = judge.judge(new ResultJudge.Answer(List.of(env), Map.of("stdout", env), 0));
+
+            assertThat(verdict.denied()).isFalse();
+            assertThat(verdict.texts()).containsExactly("AWS_ACCESS_KEY_ID=[REDACTED:aws-access-token]\n"
+                    + "DATABASE_URL=postgres://app:[REDACTED:basic-auth-url]@db.internal:5432/app\n");
+            assertThat(verdict.structured()).isEqualTo(Map.of("stdout", verdict.texts().get(0)));
+            assertThat(verdict.redacted()).isEqualTo("aws-access-token:2,basic-auth-url:2");
+        }
+        assertThat(engine.resultJudge(call("write_file", Map.of("path", "notes.txt", "content", "x")))).isNull();
+    }
+
+    private static ToolCall resource(String uri) {
+        return ToolCall.resource(Side.SERVER, null, uri, "session-1", CLIENT);
     }
 
     private static ToolCall runCommand(String command) {

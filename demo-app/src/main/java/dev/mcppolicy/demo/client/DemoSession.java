@@ -1,7 +1,10 @@
 package dev.mcppolicy.demo.client;
 
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
@@ -12,12 +15,20 @@ import java.util.stream.Collectors;
 
 /**
  * The scripted session of an AI agent against the sandbox server, with no model behind it: the
- * calls an agent makes when it explores a sandbox, tries something destructive, loops, guesses a
- * tool name and runs a background task. Each call's outcome is printed as it comes.
+ * calls an agent makes when it explores a sandbox, comes across a secret, reads the sandbox's resources
+ * and tries one outside it, tries something destructive, loops, guesses a tool name and runs a background
+ * task. Each call's outcome is printed as it comes.
  */
 public final class DemoSession {
     static final int BURST = 12;
     static final String HIDDEN_TOOL = "sandbox_exec_list";
+    static final String SECRETS_FILE = ".env";
+    /** A planted AWS access key ID (AWS's documented example), built in two parts so that scanners pass the source. */
+    static final String AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE";
+    /** A planted database password, inside a URL as in a {@code DATABASE_URL}. */
+    static final String DB_PASSWORD = "hunter2" + "-s3cret";
+    /** The traversal the resources scene tries: {@code %2e%2e} is {@code ..}, so this names {@code file:///etc/passwd}. */
+    static final String TRAVERSAL_URI = "file:///sandbox/%2e%2e/etc/passwd";
 
     private final McpSyncClient client;
     private final PrintStream out;
@@ -35,6 +46,8 @@ public final class DemoSession {
     public void play() {
         List<String> listed = connectAndList();
         exploreTheSandbox();
+        readAPlantedSecret();
+        readResources();
         tryDestructiveCommands();
         burst();
         callHiddenTool(listed);
@@ -66,6 +79,36 @@ public final class DemoSession {
         transcript.call("run_command", args("command", "echo hello from the agent"));
     }
 
+    private void readAPlantedSecret() {
+        transcript.step("A planted secret: " + SECRETS_FILE + " holds an AWS access key and a database password; read it "
+                + "back with read_file and cat (the policy redacts secrets in both tools' results)");
+        transcript.callBriefly("write_file " + SECRETS_FILE + " (AWS_ACCESS_KEY_ID=AKIA..., DATABASE_URL=postgres://app:...@db)",
+                "write_file", args("path", SECRETS_FILE, "content", "# deploy settings\n"
+                        + "AWS_ACCESS_KEY_ID=" + AWS_KEY + "\n"
+                        + "AWS_REGION=eu-west-1\n"
+                        + "DATABASE_URL=postgres://app:" + DB_PASSWORD + "@db.internal:5432/app\n"));
+        transcript.call("read_file", args("path", SECRETS_FILE));
+        transcript.call("run_command", args("command", "cat " + SECRETS_FILE));
+    }
+
+    private void readResources() {
+        transcript.step("Resources: list the sandbox's files, read two, then a path traversal to " + TRAVERSAL_URI
+                + " (the policy allows file:///sandbox/* only, and redacts secrets in what it returns)");
+        try {
+            List<String> uris = client.listResources().resources().stream().map(Resource::uri).sorted()
+                    .collect(Collectors.toList());
+            List<String> templates = client.listResourceTemplates().resourceTemplates().stream()
+                    .map(ResourceTemplate::uriTemplate).sorted().collect(Collectors.toList());
+            transcript.note("resources/list: " + uris.size() + " resources: " + String.join(", ", uris));
+            transcript.note("resources/templates/list: " + templates.size() + " template: " + String.join(", ", templates));
+        } catch (McpError e) {
+            transcript.note("listing resources failed: " + e.getMessage());
+        }
+        transcript.read("file:///sandbox/notes.txt");
+        transcript.read("file:///sandbox/" + SECRETS_FILE);
+        transcript.read(TRAVERSAL_URI);
+    }
+
     private void tryDestructiveCommands() {
         transcript.step("A destructive command");
         transcript.call("run_command", args("command", "rm -rf ./notes.txt"));
@@ -79,7 +122,7 @@ public final class DemoSession {
 
     private void burst() {
         transcript.step("A burst of " + BURST + " run_command calls: an agent stuck in a loop "
-                + "(the policy allows 10 a minute per client, the 3 commands above included)");
+                + "(the policy allows 10 a minute per client, the 4 commands above included)");
         int ok = 0;
         for (int i = 1; i <= BURST; i++) {
             String command = "echo burst " + i;

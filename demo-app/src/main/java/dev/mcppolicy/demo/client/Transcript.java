@@ -2,8 +2,13 @@ package dev.mcppolicy.demo.client;
 
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.BlobResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.EnumMap;
@@ -13,8 +18,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Makes tool calls and prints each one with its outcome, exactly as it came back: the demo judges
- * nothing, so the same session reads true with or without a policy agent in the server.
+ * Makes tool calls and resource reads and prints each one with its outcome, exactly as it came back: the
+ * demo judges nothing, so the same session reads true with or without a policy agent in the server.
  */
 final class Transcript {
     private static final int INLINE_LIMIT = 72;
@@ -24,6 +29,8 @@ final class Transcript {
     private final McpSyncClient client;
     private final PrintStream out;
     private final Map<Outcome.Kind, Integer> tally = new EnumMap<>(Outcome.Kind.class);
+    /** Resource reads: OK (contents came back), RPC_ERROR or FAILED. */
+    private final Map<Outcome.Kind, Integer> reads = new EnumMap<>(Outcome.Kind.class);
     private int step;
 
     Transcript(McpSyncClient client, PrintStream out) {
@@ -97,6 +104,49 @@ final class Transcript {
         return outcome;
     }
 
+    /**
+     * Reads a resource ({@code resources/read}) and prints what came back: each text content's lines, or the
+     * JSON-RPC error as the caller got it.
+     *
+     * @return whether contents came back
+     */
+    boolean read(String uri) {
+        out.println("    > resources/read " + uri);
+        Outcome.Kind kind;
+        try {
+            ReadResourceResult result = client.readResource(new ReadResourceRequest(uri));
+            kind = Outcome.Kind.OK;
+            for (ResourceContents contents : result.contents()) {
+                printContents(contents);
+            }
+        } catch (McpError e) {
+            kind = Outcome.Kind.RPC_ERROR;
+            out.println(INDENT + "JSON-RPC error " + describe(e));
+        } catch (RuntimeException e) {
+            kind = Outcome.Kind.FAILED;
+            out.println(INDENT + "FAILED: " + e);
+        }
+        reads.merge(kind, 1, Integer::sum);
+        return kind == Outcome.Kind.OK;
+    }
+
+    private void printContents(ResourceContents contents) {
+        String head = INDENT + "ok: uri=" + Json.compact(contents.uri(), INLINE_LIMIT)
+                + (contents.mimeType() == null ? "" : " mimeType=" + Json.compact(contents.mimeType(), INLINE_LIMIT));
+        if (contents instanceof TextResourceContents) {
+            out.println(head + " text:");
+            for (String line : ((TextResourceContents) contents).text().split("\n", -1)) {
+                if (!line.isEmpty()) {
+                    out.println(INDENT + "| " + line);
+                }
+            }
+        } else if (contents instanceof BlobResourceContents) {
+            out.println(head + " blob: " + ((BlobResourceContents) contents).blob().length() + " base64 chars");
+        } else {
+            out.println(head);
+        }
+    }
+
     /** Calls a tool without printing anything but counting the outcome. */
     Outcome quietCall(String tool, Map<String, Object> arguments) {
         Outcome outcome;
@@ -118,6 +168,12 @@ final class Transcript {
                 + count(Outcome.Kind.TOOL_ERROR) + " returned isError, "
                 + count(Outcome.Kind.RPC_ERROR) + " got a JSON-RPC error, "
                 + count(Outcome.Kind.FAILED) + " failed.");
+        if (!reads.isEmpty()) {
+            out.println("And " + reads.values().stream().mapToInt(Integer::intValue).sum() + " resource reads: "
+                    + reads.getOrDefault(Outcome.Kind.OK, 0) + " returned contents, "
+                    + reads.getOrDefault(Outcome.Kind.RPC_ERROR, 0) + " got a JSON-RPC error, "
+                    + reads.getOrDefault(Outcome.Kind.FAILED, 0) + " failed.");
+        }
     }
 
     private int count(Outcome.Kind kind) {

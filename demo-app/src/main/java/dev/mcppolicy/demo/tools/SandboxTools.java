@@ -29,13 +29,30 @@ public final class SandboxTools {
     private SandboxTools() {
     }
 
+    /**
+     * The tools, each running {@code afterEachCall} once its body is done, before its result goes back:
+     * the server keeps its resource list in step with the sandbox's files so.
+     */
     public static List<SyncToolSpecification> all(
-            Sandbox sandbox, CommandRunner commands, BackgroundExecs execs, McpJsonMapper json) {
+            Sandbox sandbox, CommandRunner commands, BackgroundExecs execs, McpJsonMapper json, Runnable afterEachCall) {
         ToolResults results = new ToolResults(json);
         List<SyncToolSpecification> all = new ArrayList<>();
         new CommandTools(commands, execs, results).addTo(all);
         new FileTools(sandbox, results).addTo(all);
-        return List.copyOf(all);
+        List<SyncToolSpecification> followed = new ArrayList<>();
+        for (SyncToolSpecification spec : all) {
+            followed.add(SyncToolSpecification.builder()
+                    .tool(spec.tool())
+                    .callHandler((exchange, request) -> {
+                        try {
+                            return spec.callHandler().apply(exchange, request);
+                        } finally {
+                            afterEachCall.run();
+                        }
+                    })
+                    .build());
+        }
+        return List.copyOf(followed);
     }
 
     static SyncToolSpecification spec(
