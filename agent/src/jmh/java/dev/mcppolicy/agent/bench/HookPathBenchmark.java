@@ -63,10 +63,20 @@ public class HookPathBenchmark {
     @Param({"absent", "present"})
     public String micrometer;
 
+    /**
+     * {@code none}: the policy has tools alone; {@code other}: it also has {@code resources}, {@code prompts} and a
+     * {@code result} rule on another tool (SPEC §12–§13, issue 31), so the hook asks for echo's result judge, which it
+     * has none of: the sections' cost to a call they do not concern.
+     */
+    @Param({"none", "other"})
+    public String sections;
+
     @Setup
     public void setUp() throws Exception {
         Path policy = Files.createTempFile("bench-policy", ".json");
-        Files.writeString(policy, "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}");
+        Files.writeString(policy, sections.equals("none") ? "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{}}}"
+                : "{\"version\":\"1\",\"default\":\"deny\",\"tools\":{\"echo\":{},\"cat\":{\"result\":{\"redact\":[\"secrets\"]}}},"
+                        + "\"resources\":{\"file:///public/*\":{}},\"resource_default\":\"deny\",\"prompts\":{\"p\":{}}}");
         PolicyHolder holder = PolicyHolder.of(PolicyReader.read(policy, policy.toString(), false, Clock.systemUTC()));
         hooks = new McpHooks(holder, new DecisionLog(List.of(), false));
         loggedHooks = new McpHooks(holder, new DecisionLog(List.of(BenchLines.kept()), false));

@@ -141,7 +141,7 @@ public final class CallDecider {
         if (outcome.kind() == Outcome.Kind.CANCELLED) {
             return cancelled.get();
         }
-        return decision.effect() == Effect.ALLOW ? proceed.get() : denial.of(decision.callerMessage(held.call().tool()));
+        return decision.effect() == Effect.ALLOW ? proceed.get() : denial.of(decision.callerMessage(held.call().kind(), held.call().tool()));
     }
 
     /**
