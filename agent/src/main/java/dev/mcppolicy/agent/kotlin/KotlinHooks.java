@@ -5,7 +5,6 @@ import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.ServerSections;
 import dev.mcppolicy.agent.approval.Approvals;
-import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
@@ -200,7 +199,7 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
      */
     private Object awaitApproval(Decided decided, Invocation invocation, ClassLoader sdk) throws Throwable {
         return suspendUntil(decided.held().outcome(), invocation.continuation, sdk,
-                outcome -> decider.answer(decided.held(), (Outcome) outcome, sdk, invocation::run,
+                outcome -> decider.answer(decided.held(), outcome, sdk, invocation::run,
                         text -> KotlinObjects.errorResult(sdk, text),
                         () -> KotlinObjects.errorResult(sdk, "Policy denied tool '" + decided.held().call().tool()
                                 + "': the approval was given up")));
