@@ -96,6 +96,16 @@ class SecretDetectorsTest {
     }
 
     @Test
+    void aPrivateKeyWithNoEndLineLeavesTheNextPublicKeyBlockAlone() {
+        String publicKey = "-----BEGIN PUBLIC KEY-----\n" + B64 + "\n-----END PUBLIC KEY-----\n";
+        String cut = "-----BEGIN RSA " + "PRIVATE KEY-----\n" + B64 + "\n" + B64 + "\n" + publicKey;
+        assertSame(cut, SET.redact(cut, new int[SET.size()]));
+        // a block that does end is redacted up to its own END line, and the public key after it stays
+        String whole = "-----BEGIN EC " + "PRIVATE KEY-----\n" + B64 + "\n-----END EC PRIVATE KEY-----\n";
+        assertEquals("[REDACTED:private-key]\n" + publicKey, SET.redact(whole + publicKey, new int[SET.size()]));
+    }
+
+    @Test
     void aHugeLineAndLoneSurrogatesAreRead() {
         String line = rep("ey key AKIA ", 1_000_000);
         assertTrue(line.length() > 10_000_000);
