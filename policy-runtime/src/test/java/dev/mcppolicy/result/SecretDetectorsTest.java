@@ -106,6 +106,19 @@ class SecretDetectorsTest {
     }
 
     @Test
+    void positionsHoldAfterCharsPastLatin1() {
+        String key = "AKIA" + "IOSFODNN7EXAMPLE";
+        for (String before : new String[] {"\uD83D\uDE00\uD83D\uDE00 ", "\u20AC\u0141 ", "\u00E9\u00FF "}) {
+            int[] counts = new int[SET.size()];
+            assertEquals(before + "id=[REDACTED:aws-access-token] ok \uD83D\uDE00", SET.redact(before + "id=" + key + " ok \uD83D\uDE00", counts));
+            assertEquals(1, counts[SET.ids().indexOf("aws-access-token")]);
+        }
+        // a char whose low byte is a keyword's ('\u0141' ends in 0x41, 'A') is no keyword
+        String lookalike = "\u0141KIA" + "IOSFODNN7EXAMPLE";
+        assertSame(lookalike, SET.redact(lookalike, new int[SET.size()]));
+    }
+
+    @Test
     void aHugeLineAndLoneSurrogatesAreRead() {
         String line = rep("ey key AKIA ", 1_000_000);
         assertTrue(line.length() > 10_000_000);

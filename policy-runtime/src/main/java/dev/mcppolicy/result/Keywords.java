@@ -1,0 +1,281 @@
+package dev.mcppolicy.result;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The detectors' keywords, found in one pass over a text that reads a pair of chars at every second position.
+ *
+ * <p>A keyword is a run of items, each an ASCII char or a class of them. Each keyword names three adjacent items,
+ * so two adjacent pairs; whichever of the two starts at an even position is read by the pass, so every occurrence
+ * is found once. A pair is looked up in a table of 65,536 bytes (pairs of ASCII chars touch 12 KB of it, which
+ * stays in the L1 cache); only where its byte is set are the keywords holding that pair compared with the text. The
+ * pass reads a copy of the text as one byte a char (so positions hold; a char past Latin-1 becomes '?' or its low
+ * byte, and the comparisons, which read the text's own chars, take it for no keyword's), eight bytes at a time, four
+ * pairs a read.
+ */
+final class Keywords {
+
+    /** Per keyword: its detector, and per item two longs, the ASCII chars it takes. */
+    private final int[] detectors;
+    private final long[][] items;
+    /** 1 at the pairs (first char | second char << 8) that start a lookup. */
+    private final byte[] pairs = new byte[1 << 16];
+    /** Open addressing by pair: the pair, and its (keyword, offset of the pair in the keyword) entries. */
+    private final int[] slotPairs;
+    private final int[][] slotEntries;
+
+    /** @param specs per detector, its keywords as written in {@code secrets.tsv} */
+    Keywords(List<String[]> specs) {
+        List<long[]> all = new ArrayList<>();
+        List<Integer> owners = new ArrayList<>();
+        List<int[]> anchors = new ArrayList<>();
+        for (int d = 0; d < specs.size(); d++) {
+            for (String spec : specs.get(d)) {
+                int[] anchor = new int[1];
+                all.add(parse(spec, anchor));
+                owners.add(d);
+                anchors.add(anchor);
+            }
+        }
+        detectors = owners.stream().mapToInt(Integer::intValue).toArray();
+        items = all.toArray(new long[0][]);
+        // every pair of chars each keyword's two pairs can be, with the keyword and where the pair starts in it
+        List<int[]> entries = new ArrayList<>();
+        for (int k = 0; k < items.length; k++) {
+            int first = anchors.get(k)[0];
+            for (int offset = first; offset <= first + 1; offset++) {
+                for (int a = 0; a < 128; a++) {
+                    if (!takes(items[k], offset, (char) a)) {
+                        continue;
+                    }
+                    for (int b = 0; b < 128; b++) {
+                        if (takes(items[k], offset + 1, (char) b)) {
+                            entries.add(new int[] {a | b << 8, k, offset});
+                        }
+                    }
+                }
+            }
+        }
+        int size = Integer.highestOneBit(Math.max(16, entries.size() * 4));
+        slotPairs = new int[size];
+        Arrays.fill(slotPairs, -1);
+        slotEntries = new int[size][];
+        for (int[] entry : entries) {
+            int pair = entry[0];
+            pairs[pair] = 1;
+            int slot = slot(pair);
+            if (slotPairs[slot] < 0) {
+                slotPairs[slot] = pair;
+                slotEntries[slot] = new int[0];
+            }
+            int[] old = slotEntries[slot];
+            int[] grown = Arrays.copyOf(old, old.length + 2);
+            grown[old.length] = entry[1];
+            grown[old.length + 1] = entry[2];
+            slotEntries[slot] = grown;
+        }
+    }
+
+    /** The slot that holds {@code pair}, or the empty one where it would go. */
+    private int slot(int pair) {
+        int mask = slotPairs.length - 1;
+        int slot = (pair * 0x9E3779B1 >>> 16) & mask;
+        while (slotPairs[slot] >= 0 && slotPairs[slot] != pair) {
+            slot = (slot + 1) & mask;
+        }
+        return slot;
+    }
+
+    private static boolean takes(long[] keyword, int item, char c) {
+        return c < 128 && (keyword[2 * item + (c >>> 6)] & (1L << c)) != 0;
+    }
+
+    /**
+     * A keyword's items (two longs each), and in {@code anchor[0]} the first of the three items it marks. Throws
+     * {@link IllegalArgumentException} on anything but printable ASCII, classes of it, and one ( ) around 3 items.
+     */
+    static long[] parse(String spec, int[] anchor) {
+        boolean anyCase = spec.startsWith("(?i)");
+        String s = anyCase ? spec.substring(4) : spec;
+        List<long[]> parsed = new ArrayList<>();
+        int open = -1;
+        int close = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == ')') {
+                if (c == '(' ? open >= 0 : open < 0 || close >= 0) {
+                    throw new IllegalArgumentException("keyword " + spec + ": one ( ) around three items");
+                }
+                if (c == '(') {
+                    open = parsed.size();
+                } else {
+                    close = parsed.size();
+                }
+                continue;
+            }
+            long[] item = new long[2];
+            if (c == '[') {
+                int end = s.indexOf(']', i + 1);
+                if (end < 0 || end == i + 1) {
+                    throw new IllegalArgumentException("keyword " + spec + ": a [ with no ] or an empty class");
+                }
+                for (int j = i + 1; j < end; j++) {
+                    char from = s.charAt(j);
+                    char to = from;
+                    if (j + 2 < end && s.charAt(j + 1) == '-') {
+                        to = s.charAt(j + 2);
+                        j += 2;
+                    }
+                    for (char x = from; x <= to; x++) {
+                        add(item, x, anyCase, spec);
+                    }
+                }
+                i = end;
+            } else {
+                if (c == '\\') {
+                    if (++i == s.length()) {
+                        throw new IllegalArgumentException("keyword " + spec + ": ends in \\");
+                    }
+                    c = s.charAt(i);
+                }
+                add(item, c, anyCase, spec);
+            }
+            parsed.add(item);
+        }
+        if (open >= 0 && (close < 0 || close - open != 3)) {
+            throw new IllegalArgumentException("keyword " + spec + ": ( ) must hold three items");
+        }
+        if (parsed.size() < 3) {
+            throw new IllegalArgumentException("keyword " + spec + ": three items or more");
+        }
+        anchor[0] = Math.max(open, 0);
+        long[] items = new long[2 * parsed.size()];
+        for (int i = 0; i < parsed.size(); i++) {
+            items[2 * i] = parsed.get(i)[0];
+            items[2 * i + 1] = parsed.get(i)[1];
+        }
+        return items;
+    }
+
+    private static void add(long[] item, char c, boolean anyCase, String spec) {
+        if (c < 0x20 || c > 0x7e) {
+            throw new IllegalArgumentException("keyword " + spec + ": printable ASCII only");
+        }
+        item[c >>> 6] |= 1L << c;
+        if (anyCase && Character.isLetter(c)) {
+            char other = Character.isUpperCase(c) ? Character.toLowerCase(c) : Character.toUpperCase(c);
+            item[other >>> 6] |= 1L << other;
+        }
+    }
+
+    /** Whether keyword {@code k} is in {@code text} at {@code at}. */
+    private boolean at(int k, String text, int at) {
+        long[] keyword = items[k];
+        int n = keyword.length / 2;
+        if (at < 0 || at > text.length() - n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!takes(keyword, i, text.charAt(at + i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Where a keyword starts in {@code text}, as {@code detector << 32 | position}, sorted and each once; {@code null}
+     * when there is none.
+     */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): each char's low byte is what is meant
+    Hits scan(String text) {
+        int n = text.length();
+        // a copy of a Latin-1 string's bytes; where a surrogate pair became one '?', each char's low byte
+        byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+        if (bytes.length != n) {
+            bytes = new byte[n];
+            text.getBytes(0, n, bytes, 0);
+        }
+        ByteBuffer longs = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        final byte[] table = pairs;
+        Hits hits = null;
+        int p = 0;
+        for (; p <= n - 8; p += 8) {
+            long x = longs.getLong(p);
+            int k0 = (int) x & 0xffff;
+            int k1 = (int) (x >>> 16) & 0xffff;
+            int k2 = (int) (x >>> 32) & 0xffff;
+            int k3 = (int) (x >>> 48);
+            if ((table[k0] | table[k1] | table[k2] | table[k3]) != 0) {
+                hits = look(text, p, x, hits);
+            }
+        }
+        for (; p < n - 1; p += 2) {
+            int pair = (bytes[p] & 0xff) | (bytes[p + 1] & 0xff) << 8;
+            if (table[pair] != 0) {
+                hits = look(text, p, pair, hits);
+            }
+        }
+        if (hits != null) {
+            hits.sort();
+        }
+        return hits;
+    }
+
+    /** {@link #look(String, int, int, Hits)} for each of the four pairs in {@code x}, read at {@code p}. */
+    private Hits look(String text, int p, long x, Hits hits) {
+        for (int i = 0; i < 4; i++) {
+            int pair = (int) (x >>> (16 * i)) & 0xffff;
+            if (pairs[pair] != 0) {
+                hits = look(text, p + 2 * i, pair, hits);
+            }
+        }
+        return hits;
+    }
+
+    /** Compares the keywords that hold {@code pair} with the text around {@code p}, where the pair is. */
+    private Hits look(String text, int p, int pair, Hits hits) {
+        int[] entries = slotEntries[slot(pair)];
+        for (int e = 0; e < entries.length; e += 2) {
+            int k = entries[e];
+            int at = p - entries[e + 1];
+            if (at(k, text, at)) {
+                if (hits == null) {
+                    hits = new Hits();
+                }
+                hits.add((long) detectors[k] << 32 | at);
+            }
+        }
+        return hits;
+    }
+
+    /** A growable list of longs: keyword hits, {@code detector << 32 | position}. */
+    static final class Hits {
+        long[] values = new long[16];
+        int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        /** Sorted (by detector, then position), each once. */
+        void sort() {
+            Arrays.sort(values, 0, size);
+            int kept = 0;
+            for (int i = 0; i < size; i++) {
+                if (kept == 0 || values[kept - 1] != values[i]) {
+                    values[kept++] = values[i];
+                }
+            }
+            size = kept;
+        }
+    }
+}
