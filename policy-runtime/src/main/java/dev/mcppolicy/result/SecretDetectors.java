@@ -13,9 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The built-in {@code secrets} detectors of a result rule's {@code redact} (SPEC §13): published rules, not ours
- * (gitleaks' {@code config/gitleaks.toml}, MIT; one after detect-secrets, Apache-2.0), kept as data in
- * {@code secrets.tsv} beside this class. Each detector is an RE2 pattern (linear time, as conditions are) behind
+ * The built-in {@code secrets} detectors of a result rule's {@code redact} (SPEC §13): published rules (gitleaks'
+ * {@code config/gitleaks.toml}, MIT; two after detect-secrets, Apache-2.0) and one of ours for database URLs, kept as
+ * data in {@code secrets.tsv} beside this class. Each detector is an RE2 pattern (linear time, as conditions are) behind
  * keywords: the text is scanned once for every detector's keywords ({@link Keywords}), and a detector's pattern is
  * tried only where one of its keywords is, anchored there, in a bounded window. A text with no keyword costs the
  * scan alone. Thread-safe and immutable.
