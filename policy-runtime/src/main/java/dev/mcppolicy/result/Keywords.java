@@ -203,15 +203,13 @@ final class Keywords {
         }
         ByteBuffer longs = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         final byte[] table = pairs;
+        // 0xffff, as table.length - 1 so that C2 drops the range checks of the four loads
+        final int mask = table.length - 1;
         Hits hits = null;
         int p = 0;
         for (; p <= n - 8; p += 8) {
             long x = longs.getLong(p);
-            int k0 = (int) x & 0xffff;
-            int k1 = (int) (x >>> 16) & 0xffff;
-            int k2 = (int) (x >>> 32) & 0xffff;
-            int k3 = (int) (x >>> 48);
-            if ((table[k0] | table[k1] | table[k2] | table[k3]) != 0) {
+            if ((table[(int) x & mask] | table[(int) (x >>> 16) & mask] | table[(int) (x >>> 32) & mask] | table[(int) (x >>> 48) & mask]) != 0) {
                 hits = look(text, p, x, hits);
             }
         }
