@@ -5,7 +5,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The detectors' keywords, found in one pass over a text that reads a pair of chars at every second position.
@@ -13,7 +16,7 @@ import java.util.List;
  * <p>A keyword is a run of items, each an ASCII char or a class of them. Each keyword names three adjacent items,
  * so two adjacent pairs; whichever of the two starts at an even position is read by the pass, so every occurrence
  * is found once. A pair is looked up in a table of 65,536 bytes (pairs of ASCII chars touch 12 KB of it, which
- * stays in the L1 cache); only where its byte is set are the keywords holding that pair compared with the text. The
+ * stays in the L1 cache); only where its byte is set are the keywords it names compared with the text. The
  * pass reads a copy of the text as one byte a char (so positions hold; a char past Latin-1 becomes '?' or its low
  * byte, and the comparisons, which read the text's own chars, take it for no keyword's), eight bytes at a time, four
  * pairs a read.
@@ -23,11 +26,13 @@ final class Keywords {
     /** Per keyword: its detector, and per item two longs, the ASCII chars it takes. */
     private final int[] detectors;
     private final long[][] items;
-    /** 1 at the pairs (first char | second char << 8) that start a lookup. */
+    /**
+     * By pair (first char | second char << 8), 0 or the number of the keywords that hold it in {@link #lists}
+     * (unsigned; pairs held by the same keywords at the same offsets share a number).
+     */
     private final byte[] pairs = new byte[1 << 16];
-    /** Open addressing by pair: the pair, and its (keyword, offset of the pair in the keyword) entries. */
-    private final int[] slotPairs;
-    private final int[][] slotEntries;
+    /** The (keyword, offset of the pair in it) entries a pair's number stands for; 0 stands for none. */
+    private final int[][] lists;
 
     /** @param specs per detector, its keywords as written in {@code secrets.tsv} */
     Keywords(List<String[]> specs) {
@@ -61,34 +66,26 @@ final class Keywords {
                 }
             }
         }
-        int size = Integer.highestOneBit(Math.max(16, entries.size() * 4));
-        slotPairs = new int[size];
-        Arrays.fill(slotPairs, -1);
-        slotEntries = new int[size][];
+        Map<Integer, List<Integer>> byPair = new TreeMap<>();
         for (int[] entry : entries) {
-            int pair = entry[0];
-            pairs[pair] = 1;
-            int slot = slot(pair);
-            if (slotPairs[slot] < 0) {
-                slotPairs[slot] = pair;
-                slotEntries[slot] = new int[0];
+            List<Integer> list = byPair.computeIfAbsent(entry[0], pair -> new ArrayList<>());
+            list.add(entry[1]);
+            list.add(entry[2]);
+        }
+        Map<List<Integer>, Integer> numbers = new HashMap<>();
+        List<int[]> distinct = new ArrayList<>();
+        distinct.add(new int[0]);
+        for (Map.Entry<Integer, List<Integer>> pair : byPair.entrySet()) {
+            int number = numbers.computeIfAbsent(pair.getValue(), list -> {
+                distinct.add(list.stream().mapToInt(Integer::intValue).toArray());
+                return distinct.size() - 1;
+            });
+            if (number > 255) {
+                throw new IllegalStateException("more than 255 distinct sets of keywords hold a pair");
             }
-            int[] old = slotEntries[slot];
-            int[] grown = Arrays.copyOf(old, old.length + 2);
-            grown[old.length] = entry[1];
-            grown[old.length + 1] = entry[2];
-            slotEntries[slot] = grown;
+            pairs[pair.getKey()] = (byte) number;
         }
-    }
-
-    /** The slot that holds {@code pair}, or the empty one where it would go. */
-    private int slot(int pair) {
-        int mask = slotPairs.length - 1;
-        int slot = (pair * 0x9E3779B1 >>> 16) & mask;
-        while (slotPairs[slot] >= 0 && slotPairs[slot] != pair) {
-            slot = (slot + 1) & mask;
-        }
-        return slot;
+        lists = distinct.toArray(new int[0][]);
     }
 
     private static boolean takes(long[] keyword, int item, char c) {
@@ -214,9 +211,9 @@ final class Keywords {
             }
         }
         for (; p < n - 1; p += 2) {
-            int pair = (bytes[p] & 0xff) | (bytes[p + 1] & 0xff) << 8;
-            if (table[pair] != 0) {
-                hits = look(text, p, pair, hits);
+            int number = table[(bytes[p] & 0xff) | (bytes[p + 1] & 0xff) << 8] & 0xff;
+            if (number != 0) {
+                hits = look(text, p, number, hits);
             }
         }
         if (hits != null) {
@@ -228,17 +225,17 @@ final class Keywords {
     /** {@link #look(String, int, int, Hits)} for each of the four pairs in {@code x}, read at {@code p}. */
     private Hits look(String text, int p, long x, Hits hits) {
         for (int i = 0; i < 4; i++) {
-            int pair = (int) (x >>> (16 * i)) & 0xffff;
-            if (pairs[pair] != 0) {
-                hits = look(text, p + 2 * i, pair, hits);
+            int number = pairs[(int) (x >>> (16 * i)) & 0xffff] & 0xff;
+            if (number != 0) {
+                hits = look(text, p + 2 * i, number, hits);
             }
         }
         return hits;
     }
 
-    /** Compares the keywords that hold {@code pair} with the text around {@code p}, where the pair is. */
-    private Hits look(String text, int p, int pair, Hits hits) {
-        int[] entries = slotEntries[slot(pair)];
+    /** Compares the keywords of list {@code number} with the text around {@code p}, where their pair is. */
+    private Hits look(String text, int p, int number, Hits hits) {
+        int[] entries = lists[number];
         for (int e = 0; e < entries.length; e += 2) {
             int k = entries[e];
             int at = p - entries[e + 1];
