@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * stays in the L1 cache); only where its byte is set are the keywords it names compared with the text. The
  * pass reads a copy of the text as one byte a char (so positions hold; a char past Latin-1 becomes '?' or its low
  * byte, and the comparisons, which read the text's own chars, take it for no keyword's), eight bytes at a time, four
- * pairs a read.
+ * pairs a read. A quoted keyword (one with no pair rare enough) is found with {@link String#indexOf(String, int)}
+ * instead: one more pass, which the JDK runs with SIMD.
  */
 final class Keywords {
 
@@ -33,6 +34,9 @@ final class Keywords {
     private final byte[] pairs = new byte[1 << 16];
     /** The (keyword, offset of the pair in it) entries a pair's number stands for; 0 stands for none. */
     private final int[][] lists;
+    /** Quoted keywords, found with {@link String#indexOf(String, int)} instead of by pairs, and their detectors. */
+    private final String[] literals;
+    private final int[] literalDetectors;
 
     /** @param specs per detector, its keywords as written in {@code secrets.tsv} */
     Keywords(List<String[]> specs) {
@@ -40,19 +44,28 @@ final class Keywords {
         List<Integer> owners = new ArrayList<>();
         List<int[]> anchors = new ArrayList<>();
         for (int d = 0; d < specs.size(); d++) {
-            for (String spec : specs.get(d)) {
+            for (int i = 0; i < specs.get(d).length; i++) {
                 int[] anchor = new int[1];
-                all.add(parse(spec, anchor));
+                all.add(parse(specs.get(d)[i], anchor));
                 owners.add(d);
-                anchors.add(anchor);
+                // a quoted keyword: where its spec is, to read the literal back
+                anchors.add(anchor[0] < 0 ? new int[] {-i - 1} : anchor);
             }
         }
         detectors = owners.stream().mapToInt(Integer::intValue).toArray();
         items = all.toArray(new long[0][]);
+        List<String> quoted = new ArrayList<>();
+        List<Integer> quotedOwners = new ArrayList<>();
         // every pair of chars each keyword's two pairs can be, with the keyword and where the pair starts in it
         List<int[]> entries = new ArrayList<>();
         for (int k = 0; k < items.length; k++) {
             int first = anchors.get(k)[0];
+            if (first < 0) {
+                String spec = specs.get(detectors[k])[-first - 1];
+                quoted.add(spec.substring(1, spec.length() - 1));
+                quotedOwners.add(detectors[k]);
+                continue;
+            }
             for (int offset = first; offset <= first + 1; offset++) {
                 for (int a = 0; a < 128; a++) {
                     if (!takes(items[k], offset, (char) a)) {
@@ -86,6 +99,8 @@ final class Keywords {
             pairs[pair.getKey()] = (byte) number;
         }
         lists = distinct.toArray(new int[0][]);
+        literals = quoted.toArray(new String[0]);
+        literalDetectors = quotedOwners.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static boolean takes(long[] keyword, int item, char c) {
@@ -97,6 +112,20 @@ final class Keywords {
      * {@link IllegalArgumentException} on anything but printable ASCII, classes of it, and one ( ) around 3 items.
      */
     static long[] parse(String spec, int[] anchor) {
+        if (spec.length() >= 2 && spec.startsWith("\"") && spec.endsWith("\"")) {
+            // a literal, exact case, found with String.indexOf
+            String literal = spec.substring(1, spec.length() - 1);
+            if (literal.isEmpty() || !literal.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != '"')) {
+                throw new IllegalArgumentException("keyword " + spec + ": a quoted keyword is printable ASCII, no space or quote");
+            }
+            long[] items = new long[2 * literal.length()];
+            for (int i = 0; i < literal.length(); i++) {
+                char c = literal.charAt(i);
+                items[2 * i + (c >>> 6)] |= 1L << c;
+            }
+            anchor[0] = -1;
+            return items;
+        }
         boolean anyCase = spec.startsWith("(?i)");
         String s = anyCase ? spec.substring(4) : spec;
         List<long[]> parsed = new ArrayList<>();
@@ -214,6 +243,12 @@ final class Keywords {
             int number = table[(bytes[p] & 0xff) | (bytes[p + 1] & 0xff) << 8] & 0xff;
             if (number != 0) {
                 hits = look(text, p, number, hits);
+            }
+        }
+        for (int l = 0; l < literals.length; l++) {
+            for (int at = text.indexOf(literals[l]); at >= 0; at = text.indexOf(literals[l], at + 1)) {
+                hits = hits == null ? new Hits() : hits;
+                hits.add((long) literalDetectors[l] << 32 | at);
             }
         }
         if (hits != null) {
