@@ -52,7 +52,7 @@ final class Keywords {
                 anchors.add(anchor[0] < 0 ? new int[] {-i - 1} : anchor);
             }
         }
-        detectors = owners.stream().mapToInt(Integer::intValue).toArray();
+        detectors = ints(owners);
         items = all.toArray(new long[0][]);
         List<String> quoted = new ArrayList<>();
         List<Integer> quotedOwners = new ArrayList<>();
@@ -79,9 +79,14 @@ final class Keywords {
                 }
             }
         }
+        // no lambdas here: each would spin a class when the policy that lists secrets loads (issue 16)
         Map<Integer, List<Integer>> byPair = new TreeMap<>();
         for (int[] entry : entries) {
-            List<Integer> list = byPair.computeIfAbsent(entry[0], pair -> new ArrayList<>());
+            List<Integer> list = byPair.get(entry[0]);
+            if (list == null) {
+                list = new ArrayList<>();
+                byPair.put(entry[0], list);
+            }
             list.add(entry[1]);
             list.add(entry[2]);
         }
@@ -89,18 +94,28 @@ final class Keywords {
         List<int[]> distinct = new ArrayList<>();
         distinct.add(new int[0]);
         for (Map.Entry<Integer, List<Integer>> pair : byPair.entrySet()) {
-            int number = numbers.computeIfAbsent(pair.getValue(), list -> {
-                distinct.add(list.stream().mapToInt(Integer::intValue).toArray());
-                return distinct.size() - 1;
-            });
+            Integer number = numbers.get(pair.getValue());
+            if (number == null) {
+                distinct.add(ints(pair.getValue()));
+                number = distinct.size() - 1;
+                numbers.put(pair.getValue(), number);
+            }
             if (number > 255) {
                 throw new IllegalStateException("more than 255 distinct sets of keywords hold a pair");
             }
-            pairs[pair.getKey()] = (byte) number;
+            pairs[pair.getKey()] = (byte) (int) number;
         }
         lists = distinct.toArray(new int[0][]);
         literals = quoted.toArray(new String[0]);
-        literalDetectors = quotedOwners.stream().mapToInt(Integer::intValue).toArray();
+        literalDetectors = ints(quotedOwners);
+    }
+
+    private static int[] ints(List<Integer> list) {
+        int[] ints = new int[list.size()];
+        for (int i = 0; i < ints.length; i++) {
+            ints[i] = list.get(i);
+        }
+        return ints;
     }
 
     private static boolean takes(long[] keyword, int item, char c) {
@@ -115,13 +130,16 @@ final class Keywords {
         if (spec.length() >= 2 && spec.startsWith("\"") && spec.endsWith("\"")) {
             // a literal, exact case, found with String.indexOf
             String literal = spec.substring(1, spec.length() - 1);
-            if (literal.isEmpty() || !literal.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != '"')) {
-                throw new IllegalArgumentException("keyword " + spec + ": a quoted keyword is printable ASCII, no space or quote");
-            }
             long[] items = new long[2 * literal.length()];
             for (int i = 0; i < literal.length(); i++) {
                 char c = literal.charAt(i);
+                if (c <= 0x20 || c >= 0x7f || c == '"') {
+                    throw new IllegalArgumentException("keyword " + spec + ": a quoted keyword is printable ASCII, no space or quote");
+                }
                 items[2 * i + (c >>> 6)] |= 1L << c;
+            }
+            if (literal.isEmpty()) {
+                throw new IllegalArgumentException("keyword " + spec + ": empty");
             }
             anchor[0] = -1;
             return items;

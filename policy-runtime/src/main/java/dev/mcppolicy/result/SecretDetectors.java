@@ -29,15 +29,18 @@ import java.util.List;
 public final class SecretDetectors {
     private static final String RESOURCE = "secrets.tsv";
 
-    /** What is checked in plain Java before a detector's pattern runs. */
-    private enum Check { KEYWORD, URL_PASSWORD, DATABASE_URL, PRIVATE_KEY }
+    /** What is checked in plain Java before a detector's pattern runs (ints, not an enum: a switch on one is a class more). */
+    private static final int KEYWORD = 0;
+    private static final int URL_PASSWORD = 1;
+    private static final int DATABASE_URL = 2;
+    private static final int PRIVATE_KEY = 3;
 
     private final String[] ids;
     private final int[] groups;
     /** How far a match may start before a keyword, and end after the keyword's start: the window its regex runs in. */
     private final int[] before;
     private final int[] after;
-    private final Check[] checks;
+    private final int[] checks;
     /** Whether the pattern starts with {@code \b}, so at the keyword when {@code before} is 0. */
     private final boolean[] boundary;
     /** {@code ^(?s:.)(?:R)}: R where the view starts, one char into it (the char before, for {@code \b}). */
@@ -53,7 +56,7 @@ public final class SecretDetectors {
         groups = new int[n];
         before = new int[n];
         after = new int[n];
-        checks = new Check[n];
+        checks = new int[n];
         boundary = new boolean[n];
         anchored = new Pattern[n];
         unanchored = new Pattern[n];
@@ -68,14 +71,14 @@ public final class SecretDetectors {
             after[i] = Integer.parseInt(row[4]);
             String regex = row[5];
             checks[i] = switch (ids[i]) {
-                case "basic-auth-url" -> Check.URL_PASSWORD;
-                case "database-connection-string" -> Check.DATABASE_URL;
-                case "private-key" -> Check.PRIVATE_KEY;
-                default -> Check.KEYWORD;
+                case "basic-auth-url" -> URL_PASSWORD;
+                case "database-connection-string" -> DATABASE_URL;
+                case "private-key" -> PRIVATE_KEY;
+                default -> KEYWORD;
             };
             boundary[i] = (regex.startsWith("(?i)") ? regex.substring(4) : regex).startsWith("\\b");
             anchored[i] = Pattern.compile("^(?s:.)(?:" + regex + ")");
-            if (before[i] > 0 && checks[i] == Check.KEYWORD) {
+            if (before[i] > 0 && checks[i] == KEYWORD) {
                 unanchored[i] = Pattern.compile("(?s:.)(?:" + regex + ")");
             }
             markers[i] = "[REDACTED:" + ids[i] + "]";
