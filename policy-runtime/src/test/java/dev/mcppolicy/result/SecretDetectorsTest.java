@@ -53,7 +53,12 @@ class SecretDetectorsTest {
                 Arguments.of("jwt", "Authorization: Bearer ", "eyJhbGciOiJIUzI1NiJ9" + "." + "eyJzdWIiOiIxMjM0NTY3ODkwIn0" + "."
                         + "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", " end", "hey.eyebrows.they"),
                 Arguments.of("basic-auth-url", "postgres://admin:", "s3cret" + "Pass", "@db.internal:5432/app",
-                        "https://example.com:8443/path and user@example.com"));
+                        "https://example.com:8443/path and user@example.com"),
+                Arguments.of("database-connection-string", "REDIS_URL=redis://:", "s3cret" + "Pass", "@cache:6379/0",
+                        "redis://cache:6379/0 and mysql://app@db/app and xredis://:pw@cache"),
+                Arguments.of("azure-storage-account-key", "DefaultEndpointsProtocol=https;AccountName=app;AccountKey=",
+                        rep("Abc1deF23gHIjkLm", 5) + "nOpQRS==", ";EndpointSuffix=core.windows.net",
+                        "AccountKey=" + rep("Abc1deF23gHIjkLm", 5) + ";"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -76,7 +81,7 @@ class SecretDetectorsTest {
         Set<String> tested = new HashSet<>();
         detectors().forEach(arguments -> tested.add((String) arguments.get()[0]));
         assertEquals(new HashSet<>(SET.ids()), tested);
-        assertEquals(23, SET.size());
+        assertEquals(25, SET.size());
     }
 
     @Test
@@ -93,6 +98,39 @@ class SecretDetectorsTest {
         assertEquals("[REDACTED:aws-access-token] and [REDACTED:aws-access-token] and [REDACTED:github-pat]", redacted);
         assertEquals(2, counts[SET.ids().indexOf("aws-access-token")]);
         assertEquals(1, counts[SET.ids().indexOf("github-pat")]);
+    }
+
+    @Test
+    void aPrivateKeyWithNoEndLineLeavesTheNextPublicKeyBlockAlone() {
+        String publicKey = "-----BEGIN PUBLIC KEY-----\n" + B64 + "\n-----END PUBLIC KEY-----\n";
+        String cut = "-----BEGIN RSA " + "PRIVATE KEY-----\n" + B64 + "\n" + B64 + "\n" + publicKey;
+        assertSame(cut, SET.redact(cut, new int[SET.size()]));
+        // a block that does end is redacted up to its own END line, and the public key after it stays
+        String whole = "-----BEGIN EC " + "PRIVATE KEY-----\n" + B64 + "\n-----END EC PRIVATE KEY-----\n";
+        assertEquals("[REDACTED:private-key]\n" + publicKey, SET.redact(whole + publicKey, new int[SET.size()]));
+    }
+
+    @Test
+    void aDatabaseUrlsPasswordAloneIsRedactedAndBasicAuthUrlComesFirst() {
+        int[] counts = new int[SET.size()];
+        String text = "mysql://app:pa:ss@db/app mongodb+srv://root:" + "pw1@cluster0/db AMQPS://:guest@mq postgres://u:" + "p@db";
+        assertEquals("mysql://app:[REDACTED:database-connection-string]@db/app mongodb+srv://root:[REDACTED:basic-auth-url]@cluster0/db"
+                + " AMQPS://:[REDACTED:database-connection-string]@mq postgres://u:[REDACTED:basic-auth-url]@db", SET.redact(text, counts));
+        assertEquals(2, counts[SET.ids().indexOf("database-connection-string")]);
+        assertEquals(2, counts[SET.ids().indexOf("basic-auth-url")]);
+    }
+
+    @Test
+    void positionsHoldAfterCharsPastLatin1() {
+        String key = "AKIA" + "IOSFODNN7EXAMPLE";
+        for (String before : new String[] {"\uD83D\uDE00\uD83D\uDE00 ", "\u20AC\u0141 ", "\u00E9\u00FF "}) {
+            int[] counts = new int[SET.size()];
+            assertEquals(before + "id=[REDACTED:aws-access-token] ok \uD83D\uDE00", SET.redact(before + "id=" + key + " ok \uD83D\uDE00", counts));
+            assertEquals(1, counts[SET.ids().indexOf("aws-access-token")]);
+        }
+        // a char whose low byte is a keyword's ('\u0141' ends in 0x41, 'A') is no keyword
+        String lookalike = "\u0141KIA" + "IOSFODNN7EXAMPLE";
+        assertSame(lookalike, SET.redact(lookalike, new int[SET.size()]));
     }
 
     @Test
