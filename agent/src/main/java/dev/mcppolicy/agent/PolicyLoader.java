@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent;
 
+import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.agent.admin.AdminServer;
 import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.config.AgentConfig;
@@ -91,6 +92,7 @@ final class PolicyLoader extends Thread {
         JmxRegistration.registerWhenServed(counters, summary.status());
         synchronized (this) {
             if (watched != null) {
+                ToolPins.shared().reloading(true);
                 watcher = new PolicyWatcher(target, watched, reloadInterval, summary, Clock.systemUTC());
                 watcher.start();
                 summary.watching(watched, reloadInterval);

@@ -19,6 +19,16 @@ public final class PolicySnapshots {
         }
     }
 
+    /** A snapshot as if read from {@code path} (a policy's relative {@code pins} file resolves beside it). */
+    public static PolicySnapshot of(String json, java.nio.file.Path path) {
+        try {
+            return PolicySnapshot.of(PolicyEngine.of(PolicyParser.parse(json, PolicyParser.Format.JSON, "test"), Clock.systemUTC()),
+                    path, false);
+        } catch (PolicyException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
     public static PolicyHolder loading(boolean failOpen) {
         return PolicyHolder.loading(failOpen);
     }

@@ -7,6 +7,7 @@ import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.JsonPointers;
+import dev.mcppolicy.pins.PinsFile;
 import dev.mcppolicy.policy.Approval;
 import dev.mcppolicy.policy.Durations;
 import dev.mcppolicy.policy.Policy;
@@ -99,6 +100,18 @@ public final class PolicyCli {
                     + ", default " + policy.defaultAction().word() + ", mode " + policy.mode().word()
                     + ", sha256 " + policy.sha256() + ")");
             PolicyLint.warnings(policy).forEach(warning -> out.println("WARN " + warning));
+            if (policy.pinning().pinsFile() != null) {
+                Path base = Path.of(args[0]).toAbsolutePath().getParent();
+                Path pinsFile = base.resolve(policy.pinning().pinsFile()).normalize();
+                try {
+                    PinsFile pins = PinsFile.read(pinsFile);
+                    out.println("PINS " + pinsFile + ": OK (" + pins.servers().size() + " servers, " + pins.toolCount() + " tools)");
+                } catch (PolicyException e) {
+                    // the agent would hide every tool of a pinned server (fail closed): as bad as a policy error
+                    printErrors(e, out);
+                    return 1;
+                }
+            }
             policy.tools().forEach((key, rule) -> {
                 if (rule.approval() != null && rule.approval().via() == Approval.Via.ELICITATION) {
                     out.println("APPROVAL /tools/" + JsonPointers.escape(key) + ": " + approvalWords(rule.approval(), Side.SERVER));

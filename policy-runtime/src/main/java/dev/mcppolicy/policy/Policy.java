@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param prompts prompt rules by name or glob, in policy order
  * @param resourceDefault {@link Action#ALLOW} or {@link Action#DENY}, for resources no rule names
  * @param promptDefault {@link Action#ALLOW} or {@link Action#DENY}, for prompts no rule names
+ * @param pinning {@code pin}, {@code pins} and {@code pin_new} (SPEC §14, client side)
  * @param sha256 hex SHA-256 of the policy source, or {@code null} for a policy built in code
  */
 public record Policy(
@@ -35,6 +36,7 @@ public record Policy(
         Map<String, ToolRule> prompts,
         Action resourceDefault,
         Action promptDefault,
+        Pinning pinning,
         String sha256) {
 
     public Policy {
@@ -49,13 +51,35 @@ public record Policy(
         prompts = orderedCopy(prompts);
         Objects.requireNonNull(resourceDefault, "resourceDefault");
         Objects.requireNonNull(promptDefault, "promptDefault");
+        pinning = pinning == null ? Pinning.NONE : pinning;
+    }
+
+    /** A policy that says nothing of pins. */
+    public Policy(String version, Action defaultAction, Mode mode, List<String> hide, List<Limit> allToolsLimits,
+                  Map<String, ToolRule> tools, Map<String, ServerPolicy> servers, Map<String, ToolRule> resources,
+                  Map<String, ToolRule> prompts, Action resourceDefault, Action promptDefault, String sha256) {
+        this(version, defaultAction, mode, hide, allToolsLimits, tools, servers, resources, prompts, resourceDefault,
+                promptDefault, Pinning.NONE, sha256);
     }
 
     /** A policy with tool rules only: resources and prompts are allowed (SPEC §12: absent sections change nothing). */
     public Policy(String version, Action defaultAction, Mode mode, List<String> hide, List<Limit> allToolsLimits,
                   Map<String, ToolRule> tools, Map<String, ServerPolicy> servers, String sha256) {
         this(version, defaultAction, mode, hide, allToolsLimits, tools, servers, Map.of(), Map.of(), Action.ALLOW,
-                Action.ALLOW, sha256);
+                Action.ALLOW, Pinning.NONE, sha256);
+    }
+
+    /** Whether the policy or any of its {@code servers} sections pins tool definitions (SPEC §14). */
+    public boolean pinsTools() {
+        if (pinning.isSet()) {
+            return true;
+        }
+        for (ServerPolicy section : servers.values()) {
+            if (section.pinning().isSet()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the policy has any resource or prompt rule or default other than allow, anywhere. */

@@ -36,7 +36,17 @@ public final class PolicyLint {
                     + " API (and Spring AI on it), server and client; on the SDK 2.2 modern API, LangChain4j, Quarkus and"
                     + " Kotlin stacks resources/read, prompts/get and answers still pass unjudged (issue 31)"));
         }
+        if (policy.pinsTools()) {
+            warnings.add(new PolicyWarning(policy.pinning().isSet() ? pinPointer(policy.pinning()) : "/servers",
+                    "pinned tool definitions are enforced on the MCP Java SDK's classic client (McpAsyncClient, McpSyncClient,"
+                    + " and Spring AI on them); the SDK 2.2 modern client, LangChain4j's and Kotlin's clients still list and"
+                    + " call changed tools (issue 31)"));
+        }
         return List.copyOf(warnings);
+    }
+
+    private static String pinPointer(Pinning pinning) {
+        return pinning.pin() != null ? "/pin" : pinning.pinsFile() != null ? "/pins" : "/pin_new";
     }
 
     private static boolean judgesResults(Policy policy) {

@@ -14,12 +14,14 @@ import java.util.Map;
  * @param prompts prompt rules by name or glob, in policy order
  * @param resourceDefault the default for this server's resources, or {@code null} to use the policy's
  * @param promptDefault the default for this server's prompts, or {@code null} to use the policy's
+ * @param pinning this server's {@code pin} and {@code pin_new} (SPEC §14); {@link Pinning#NONE} to follow the policy's
  */
 public record ServerPolicy(Action defaultAction, List<String> hide, Map<String, ToolRule> tools,
                            Map<String, ToolRule> resources, Map<String, ToolRule> prompts,
-                           Action resourceDefault, Action promptDefault) {
+                           Action resourceDefault, Action promptDefault, Pinning pinning) {
     public ServerPolicy {
         hide = List.copyOf(hide);
+        pinning = pinning == null ? Pinning.NONE : pinning;
         tools = Policy.orderedCopy(tools);
         resources = Policy.orderedCopy(resources);
         prompts = Policy.orderedCopy(prompts);
@@ -27,6 +29,12 @@ public record ServerPolicy(Action defaultAction, List<String> hide, Map<String, 
 
     /** A section with tool rules only. */
     public ServerPolicy(Action defaultAction, List<String> hide, Map<String, ToolRule> tools) {
-        this(defaultAction, hide, tools, Map.of(), Map.of(), null, null);
+        this(defaultAction, hide, tools, Map.of(), Map.of(), null, null, Pinning.NONE);
+    }
+
+    /** A section that says nothing of pins. */
+    public ServerPolicy(Action defaultAction, List<String> hide, Map<String, ToolRule> tools, Map<String, ToolRule> resources,
+                        Map<String, ToolRule> prompts, Action resourceDefault, Action promptDefault) {
+        this(defaultAction, hide, tools, resources, prompts, resourceDefault, promptDefault, Pinning.NONE);
     }
 }

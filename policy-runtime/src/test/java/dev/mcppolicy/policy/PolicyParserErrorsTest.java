@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every message a policy author can get, with its pointer and position (SPEC §3, issue 2 §2). */
 class PolicyParserErrorsTest {
     private static final String TOP_KEYS = "expected one of version, default, mode, hide, all_tools, tools, servers, resources, prompts,"
-            + " resource_default, prompt_default";
+            + " resource_default, prompt_default, pin, pins, pin_new";
     private static final String RULE_KEYS = "expected one of action, reason, require, deny_if, limits, arguments, approval, mode, result";
     private static final String LIMIT_KEYS = "expected one of counter, window, max, scope, algorithm";
     private static final String CONDITION_KEYS = "expected one of path, op, value";
@@ -130,7 +130,7 @@ class PolicyParserErrorsTest {
     void rejectsAnUnknownServerSectionKey() {
         assertThat(only("{\"version\": \"1\", \"servers\": {\"gh\": {\"tool\": {}}}}"))
                 .isEqualTo("/servers/gh/tool (line 1, column 45): unknown key 'tool' (did you mean 'tools'?); "
-                        + "expected one of default, hide, tools, resources, prompts, resource_default, prompt_default");
+                        + "expected one of default, hide, tools, resources, prompts, resource_default, prompt_default, pin, pin_new");
     }
 
     @Test

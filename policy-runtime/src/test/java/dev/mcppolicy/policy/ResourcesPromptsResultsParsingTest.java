@@ -106,7 +106,7 @@ class ResourcesPromptsResultsParsingTest {
         PolicyException thrown = catchThrowableOfType(PolicyException.class,
                 () -> parse("{\"version\": \"1\", \"servers\": {\"gh\": {\"resource\": {}}}}"));
         assertThat(thrown.errors().get(0).message()).isEqualTo("unknown key 'resource' (did you mean 'resources'?); expected one of"
-                + " default, hide, tools, resources, prompts, resource_default, prompt_default");
+                + " default, hide, tools, resources, prompts, resource_default, prompt_default, pin, pin_new");
         assertThat(Map.of()).isEmpty();
     }
 }

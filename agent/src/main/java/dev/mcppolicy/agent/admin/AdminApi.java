@@ -6,6 +6,7 @@ import dev.mcppolicy.agent.config.AgentConfig.Setting;
 import dev.mcppolicy.agent.config.AgentConfig;
 import dev.mcppolicy.agent.config.ConfigKey;
 import dev.mcppolicy.agent.log.RecentDecisions;
+import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.status.AgentStatus;
 import dev.mcppolicy.json.CanonicalJson;
@@ -25,7 +26,7 @@ import java.util.Map;
 
 /**
  * The JSON the admin endpoint answers, read from the agent's state when asked: {@code /api/status},
- * {@code /api/decisions}, {@code /api/limits}, {@code /api/policy}. Objects' keys are sorted
+ * {@code /api/decisions}, {@code /api/limits}, {@code /api/policy}, {@code /api/pins}. Objects' keys are sorted
  * ({@link CanonicalJson}). No credential is ever in it: {@code admin_token} shows as {@code (set)}, and
  * counter keys are the engine's (a {@code client} key from an {@code Authorization} header is its hash).
  */
@@ -224,6 +225,11 @@ final class AdminApi {
         out.put("format", format == null ? null : format.name().toLowerCase(Locale.ROOT));
         out.put("source", snapshot.source());
         return CanonicalJson.write(out);
+    }
+
+    /** {@code /api/pins}: pinned tool definitions (SPEC §14), by server, with each tool's state. */
+    String pins() {
+        return CanonicalJson.write(ToolPins.shared().view(holder.current()));
     }
 
     private static String word(Enum<?> value) {

@@ -190,6 +190,9 @@ public final class AdminServer implements HttpHandler {
                 case "/api/policy":
                     json(exchange, 200, api.policy());
                     break;
+                case "/api/pins":
+                    json(exchange, 200, api.pins());
+                    break;
                 case "/api/approvals":
                     json(exchange, 200, approvalsJson());
                     break;

@@ -1,11 +1,14 @@
 package dev.mcppolicy.agent.scan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mcppolicy.pins.PinsFile;
+import dev.mcppolicy.pins.ToolDefinitions;
 import dev.mcppolicy.policy.Durations;
 import dev.mcppolicy.policy.PolicyException;
 import dev.mcppolicy.policy.PolicyParser;
 import dev.mcppolicy.policy.ToolRisk;
 import dev.mcppolicy.scan.RiskCategorizer;
+import dev.mcppolicy.scan.ScannedTool;
 import dev.mcppolicy.scan.StarterPolicy;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,13 +24,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * {@code java -jar mcp-policy-agent.jar scan [-o FILE] [--format json|yaml] [--timeout 10s] (--url URL
+ * {@code java -jar mcp-policy-agent.jar scan [-o FILE] [--format json|yaml] [--timeout 10s] [--pins PINS.json] (--url URL
  * [--header "Name: value"]... | -- COMMAND ARGS...)} (SPEC §9): asks an MCP server for its tools and
  * writes a starter policy for them ({@link StarterPolicy}). The policy goes to FILE or stdout; what was
  * found, tool by tool, goes to stderr. It speaks MCP with its own small JSON-RPC client ({@link ToolLister}
- * over {@link StdioChannel} or {@link HttpChannel}): two requests do not warrant bundling an SDK.
+ * over {@link StdioChannel} or {@link HttpChannel}): two requests do not warrant bundling an SDK. With
+ * {@code --pins PINS.json} it also pins the tools' definitions (SPEC §14): the SHA-256 of each one's canonical
+ * definition ({@link ToolDefinitions}) under the server's {@code serverInfo.name}, in that file (created, or updated:
+ * other servers' pins are kept), for a policy's {@code pins:}.
  *
  * <p>Exit codes: 0 the policy was written; 1 the server could not be started or reached, exited, or
  * answered with an error or with what is not MCP; 2 a usage error or an output file that cannot be
@@ -36,8 +43,9 @@ import java.util.Map;
 public final class ScanCommand {
     static final int USAGE_EXIT = 2;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    static final String USAGE = "usage: scan [-o FILE] [--format json|yaml] [--timeout 10s] -- COMMAND ARGS...\n"
-            + "       scan [-o FILE] [--format json|yaml] [--timeout 10s] --url http://HOST:PORT/mcp [--header \"Name: value\"]...";
+    static final String USAGE = "usage: scan [-o FILE] [--format json|yaml] [--timeout 10s] [--pins PINS.json] -- COMMAND ARGS...\n"
+            + "       scan [-o FILE] [--format json|yaml] [--timeout 10s] [--pins PINS.json] --url http://HOST:PORT/mcp"
+            + " [--header \"Name: value\"]...";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -54,7 +62,7 @@ public final class ScanCommand {
 
     /** The parsed command line. */
     private record Options(Path output, PolicyParser.Format format, Duration timeout, URI url, Map<String, String> headers,
-                           List<String> command) {
+                           List<String> command, Path pins) {
     }
 
     int scan(String[] args) {
@@ -88,6 +96,12 @@ public final class ScanCommand {
     }
 
     private int write(ToolLister.Listing listing, Options options) {
+        if (options.pins() != null) {
+            int pinned = pin(listing, options);
+            if (pinned != 0) {
+                return pinned;
+            }
+        }
         StarterPolicy starter = StarterPolicy.of(listing.tools());
         String server = listing.serverName().isEmpty() ? "the server" : listing.serverName()
                 + (listing.serverVersion().isEmpty() ? "" : " " + listing.serverVersion());
@@ -131,6 +145,60 @@ public final class ScanCommand {
         return 0;
     }
 
+    /** Writes the listed tools' pins into {@code --pins}; 0, or the exit code of a file that cannot be read or written. */
+    private int pin(ToolLister.Listing listing, Options options) {
+        Path file = options.pins();
+        String server = listing.serverName().isEmpty() ? address(options) : listing.serverName();
+        PinsFile pins = PinsFile.EMPTY;
+        if (Files.exists(file)) {
+            try {
+                pins = PinsFile.read(file);
+            } catch (PolicyException e) {
+                err.println("scan: cannot update " + file + ", which is not a pins file: " + e.getMessage());
+                return USAGE_EXIT;
+            }
+        }
+        Map<String, String> tools = new TreeMap<>();
+        for (ScannedTool tool : listing.tools()) {
+            tools.put(tool.name(), ToolDefinitions.sha256(tool.name(), tool.description(), tool.inputSchema(), tool.annotations()));
+        }
+        Map<String, String> before = pins.tools(server);
+        try {
+            pins.with(server, tools).write(file);
+        } catch (IOException e) {
+            err.println("scan: cannot write " + file + ": " + e);
+            return USAGE_EXIT;
+        }
+        String change = "";
+        if (before != null) {
+            int changed = 0;
+            int added = 0;
+            for (Map.Entry<String, String> tool : tools.entrySet()) {
+                String old = before.get(tool.getKey());
+                if (old == null) {
+                    added++;
+                } else if (!old.equals(tool.getValue())) {
+                    changed++;
+                }
+            }
+            int removed = 0;
+            for (String tool : before.keySet()) {
+                if (!tools.containsKey(tool)) {
+                    removed++;
+                }
+            }
+            change = "; since the pins it replaced: " + changed + " changed, " + added + " new, " + removed + " gone";
+        }
+        err.println("scan: pinned " + tools.size() + (tools.size() == 1 ? " tool" : " tools") + " of server '" + oneLine(server)
+                + "' in " + file + change + "; name it in the policy with pins: " + file.getFileName());
+        return 0;
+    }
+
+    /** The address a policy's section or pins file would key a server with no name by, as the agent names it. */
+    private static String address(Options options) {
+        return options.url() != null ? "url:" + options.url() : "stdio:" + String.join(" ", options.command());
+    }
+
     private static Options options(String[] args) {
         Path output = null;
         PolicyParser.Format format = null;
@@ -138,13 +206,14 @@ public final class ScanCommand {
         URI url = null;
         Map<String, String> headers = new LinkedHashMap<>();
         List<String> command = null;
+        Path pins = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--")) {
                 command = List.of(Arrays.copyOfRange(args, i + 1, args.length));
                 break;
             }
-            if (!List.of("-o", "--output", "--format", "--timeout", "--url", "--header").contains(arg)) {
+            if (!List.of("-o", "--output", "--format", "--timeout", "--url", "--header", "--pins").contains(arg)) {
                 throw new IllegalArgumentException("unknown option '" + arg + "'" + (arg.startsWith("-") ? "" : "; put the server's command after --"));
             }
             if (i + 1 >= args.length) {
@@ -170,6 +239,9 @@ public final class ScanCommand {
                 case "--header":
                     header(value, headers);
                     break;
+                case "--pins":
+                    pins = Path.of(value);
+                    break;
                 default:
                     output = Path.of(value);
                     break;
@@ -186,7 +258,7 @@ public final class ScanCommand {
             format = output != null && PolicyParser.formatOf(output.toString()) == PolicyParser.Format.YAML
                     ? PolicyParser.Format.YAML : PolicyParser.Format.JSON;
         }
-        return new Options(output, format, timeout, url, headers, command);
+        return new Options(output, format, timeout, url, headers, command, pins);
     }
 
     private static URI url(String value) {

@@ -15,6 +15,7 @@ import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Kind;
@@ -22,7 +23,9 @@ import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +65,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
     private final HeldRequests heldRequests;
     /** Client side: the tools each client has listed, for {@code "arguments": "input_schema"} rules. */
     private final ListedTools listedTools = new ListedTools();
+    /** Client side: pinned tool definitions (SPEC §14). */
+    private final ToolPins pins = ToolPins.shared();
     /**
      * The params of the call whose handler {@link #runHandler} is running on this thread; read only while
      * {@link #RERUNNING} is non-zero, so a call on the usual path pays one volatile read for it.
@@ -215,9 +220,17 @@ public final class McpHooks implements PolicyBridge.Hooks {
         Decision decision = null;
         try {
             tool = ToolLists.toolName(request);
-            String server = policy.serverSection(Identity.serverName(client), Identity.serverAddress(client));
+            String name = Identity.serverName(client);
+            String address = Identity.serverAddress(client);
+            String server = policy.serverSection(name, address);
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, ToolLists.arguments(request),
                     clientSession(client), Identity.clientName(client), listedTools.inputSchema(policy, client, server, tool));
+            Decision unpinned = pins.refusal(policy, name, address, server, tool);
+            if (unpinned != null) {
+                decision = unpinned;
+                decider.record(call, unpinned, sdk);
+                return Results.deniedResult(sdk, unpinned.callerMessage(tool));
+            }
             // the agent's own app is the MCP client here: approvals go to the admin channel
             Decided decided = decider.decide(policy, call, sdk, () -> false, true);
             decision = decided.decision();
@@ -259,8 +272,32 @@ public final class McpHooks implements PolicyBridge.Hooks {
             String name = Identity.serverName(client);
             String address = Identity.serverAddress(client);
             sections.listed(policy, name, address, null);
-            return filter(policy, list, Side.CLIENT, policy.serverSection(name, address));
+            String section = policy.serverSection(name, address);
+            Predicate<String> pinned = pinned(policy, list, name, address, section);
+            if (pinned == null) {
+                return filter(policy, list, Side.CLIENT, section);
+            }
+            return ListFilter.listed(policy, list, Side.CLIENT, section, "client tools/list",
+                    (tools, keep) -> ToolLists.filterTools(tools, tool -> pinned.test(tool) && keep.test(tool)));
         });
+    }
+
+    /**
+     * What the pins let a client's list show (SPEC §14): {@code null} when they hide nothing. A list whose definitions
+     * cannot be read is an advice error: with {@code on_error=deny} the pins then show none of its tools.
+     */
+    private Predicate<String> pinned(PolicySnapshot policy, Object list, String name, String address, String section) {
+        if (!pins.pinsTools(policy)) {
+            return null;
+        }
+        try {
+            Set<String> hidden = pins.listed(policy, name, address, section, ToolLists.definitionHashes(list),
+                    ToolLists.hasNextPage(list));
+            return hidden.isEmpty() ? null : tool -> !hidden.contains(tool);
+        } catch (Throwable t) {
+            Diagnostics.adviceError("client tools/list (pinned definitions)", t);
+            return policy.failOpen() ? null : tool -> false;
+        }
     }
 
     @Override

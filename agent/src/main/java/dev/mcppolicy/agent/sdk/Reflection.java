@@ -48,6 +48,15 @@ public final class Reflection {
         return callGetter(getter(target.getClass(), name), target, name);
     }
 
+    /** {@code target.name()}, or {@code null} when {@code target} is {@code null} or has no such method (an older SDK's record). */
+    public static Object callIfPresent(Object target, String name) {
+        if (target == null) {
+            return null;
+        }
+        MethodHandle getter = getter(target.getClass(), name);
+        return getter == null ? null : callGetter(getter, target, name);
+    }
+
     /**
      * {@code getter} (from {@link #getter}, for the method {@code name}) called on {@code target}, failing as
      * {@link #call(Object, String)} does: {@code null} is a method {@code target} does not have.

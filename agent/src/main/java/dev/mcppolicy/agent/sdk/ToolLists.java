@@ -5,6 +5,7 @@ import static dev.mcppolicy.agent.sdk.Reflection.invoke;
 import static dev.mcppolicy.agent.sdk.Reflection.field;
 import static dev.mcppolicy.agent.sdk.Reflection.asString;
 
+import dev.mcppolicy.pins.ToolDefinitions;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
@@ -109,6 +110,32 @@ public final class ToolLists {
      */
     public static Map<String, ?> inputSchemaOf(Object tool) {
         return schemaAsMap(call(tool, "inputSchema"));
+    }
+
+    /**
+     * The SHA-256 of a {@code McpSchema.Tool}'s canonical definition (SPEC §14, {@link ToolDefinitions}): the same digits
+     * on every SDK version and from {@code scan}, which reads the wire's JSON.
+     */
+    public static String definitionSha256(Object tool) {
+        // SDK 0.10's Tool has no annotations: absent, as a tool without them is
+        return ToolDefinitions.sha256(asString(call(tool, "name")), asString(Reflection.callIfPresent(tool, "description")),
+                inputSchemaOf(tool), schemaAsMap(Reflection.callIfPresent(tool, "annotations")));
+    }
+
+    /** The tools of a {@code ListToolsResult}, by name, each with its definition's SHA-256 ({@link #definitionSha256}). */
+    public static Map<String, String> definitionHashes(Object listToolsResult) {
+        Map<String, String> hashes = new LinkedHashMap<>();
+        forEachTool(listToolsResult, (name, tool) -> {
+            if (name != null) {
+                hashes.put(name, definitionSha256(tool));
+            }
+        });
+        return hashes;
+    }
+
+    /** Whether a {@code ListToolsResult} is a page with more after it (a {@code nextCursor}). */
+    public static boolean hasNextPage(Object listToolsResult) {
+        return listToolsResult != null && call(listToolsResult, "nextCursor") != null;
     }
 
     /** Each {@code McpSchema.Tool} of a {@code ListToolsResult}, by name. */

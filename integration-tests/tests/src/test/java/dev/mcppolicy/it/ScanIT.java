@@ -114,6 +114,44 @@ class ScanIT {
         }
     }
 
+    /**
+     * SPEC §14: {@code scan --pins} hashes the definitions from the wire's JSON, the agent from the SDK's records; the same
+     * digits, so a client whose policy names the file lists every tool, and after the server's rug pull hides and denies
+     * the changed one ({@code rule /pins}) and the new one.
+     */
+    @Test
+    void thePinsScanWritesAreThePinsTheAgentHoldsTheServerTo() throws Exception {
+        Path dir = Fixtures.workDir("ScanIT-pins");
+        List<String> server = List.of("-Dfixture.catalog=true", "-Dfixture.rugpull=true", "-cp", Fixtures.classPath("2.1.0"),
+                "fixture.FixtureServer", "stdio");
+        List<String> command = new ArrayList<>(List.of("scan", "-o", "starter.json", "--pins", "mcp-pins.json", "--",
+                ForkedJvm.javaExecutable()));
+        command.addAll(server);
+        Result scan = run(dir, command);
+        assertThat(scan.exit()).as(scan.toString()).isZero();
+        assertThat(scan.stderr()).anyMatch(line -> line.startsWith("scan: pinned ") && line.contains("of server 'fixture-server' in mcp-pins.json"));
+        JsonNode pins = JSON.readTree(dir.resolve("mcp-pins.json").toFile());
+        assertThat(pins.path("servers").path("fixture-server").path("tools").path("cat").asText()).matches("[0-9a-f]{64}");
+        // scanned again: the same pins, and it says nothing changed
+        Result again = run(dir, command);
+        assertThat(again.stderr()).anyMatch(line -> line.contains("since the pins it replaced: 0 changed, 0 new, 0 gone"));
+
+        String policy = "{\"version\": \"1\", \"default\": \"allow\", \"pins\": \""
+                + dir.resolve("mcp-pins.json").toString().replace("\\", "\\\\") + "\"}";
+        try (McpPair pair = McpPair.start("ScanIT-pinned", "2.1.0", "stdio", false, "{\"version\": \"1\", \"default\": \"allow\"}",
+                policy, "", "", List.of("-Dfixture.catalog=true", "-Dfixture.rugpull=true"), Fixtures.classPath("2.1.0"))) {
+            assertThat(pair.list()).as(pair.dump()).contains("cat", "rug_pull", "echo");
+            assertThat(pair.clientLog()).noneMatch(line -> line.contains("pin: "));
+            assertThat(pair.call("rug_pull", "{}")).isEqualTo("RESULT isError=false text=pulled");
+            pair.awaitClientLog(line -> line.startsWith("TOOLS CHANGED ") && line.contains("rug_pull"));
+            assertThat(pair.call("cat", "{\"path\":\"file:///public/readme.txt\"}"))
+                    .isEqualTo("RESULT isError=true text=Policy denied tool 'cat': tool definition changed since it was pinned [rule /pins]");
+            assertThat(pair.call("exfiltrate", "{}")).startsWith("RESULT isError=true text=Policy denied tool 'exfiltrate': ");
+            assertThat(pair.clientLog()).anyMatch(line -> line.contains("pin: tool definition changed since it was pinned: tool 'cat'")
+                    && line.contains("(pinned in " + dir.resolve("mcp-pins.json")));
+        }
+    }
+
     @Test
     void scansAStreamableHttpServer() throws Exception {
         Path dir = Fixtures.workDir("ScanIT-http");

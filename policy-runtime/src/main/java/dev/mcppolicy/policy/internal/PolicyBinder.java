@@ -13,6 +13,7 @@ import dev.mcppolicy.policy.Glob;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Mode;
 import dev.mcppolicy.policy.Op;
+import dev.mcppolicy.policy.Pinning;
 import dev.mcppolicy.policy.Policy;
 import dev.mcppolicy.policy.PolicyError;
 import dev.mcppolicy.policy.ResourceUris;
@@ -37,7 +38,7 @@ import java.util.Set;
  */
 public final class PolicyBinder {
     private static final List<String> TOP_KEYS = List.of("version", "default", "mode", "hide", "all_tools", "tools", "servers",
-            "resources", "prompts", "resource_default", "prompt_default");
+            "resources", "prompts", "resource_default", "prompt_default", "pin", "pins", "pin_new");
     private static final List<String> RULE_KEYS = List.of("action", "reason", "require", "deny_if", "limits", "arguments", "approval", "mode",
             "result");
     private static final List<String> RESULT_KEYS = List.of("max_bytes", "redact", "deny_if");
@@ -48,7 +49,7 @@ public final class PolicyBinder {
     private static final List<String> LIMIT_KEYS = List.of("counter", "window", "max", "scope", "algorithm");
     private static final List<String> CONDITION_KEYS = List.of("path", "op", "value");
     private static final List<String> SERVER_KEYS = List.of("default", "hide", "tools", "resources", "prompts", "resource_default",
-            "prompt_default");
+            "prompt_default", "pin", "pin_new");
     private static final List<String> ALL_TOOLS_KEYS = List.of("limits");
     private static final List<String> APPROVAL_KEYS = List.of("timeout", "via");
 
@@ -96,8 +97,10 @@ public final class PolicyBinder {
         Map<String, ToolRule> prompts = rules(fields.get("prompts"), "/prompts", Section.PROMPTS);
         Action resourceDefault = defaultAction(fields.get("resource_default"), "/resource_default", Action.ALLOW);
         Action promptDefault = defaultAction(fields.get("prompt_default"), "/prompt_default", Action.ALLOW);
+        Pinning pinning = new Pinning(pin(fields.get("pin"), "/pin"), pinsFile(fields.get("pins")),
+                defaultAction(fields.get("pin_new"), "/pin_new", null));
         return new Policy(version, defaultAction, mode, hide, allToolsLimits, tools, servers, resources, prompts,
-                resourceDefault, promptDefault, sha256);
+                resourceDefault, promptDefault, pinning, sha256);
     }
 
     private String version(Node node, Node root) {
@@ -699,9 +702,42 @@ public final class PolicyBinder {
             Map<String, ToolRule> prompts = rules(fields.get("prompts"), at + "/prompts", Section.PROMPTS);
             Action resourceDefault = defaultAction(fields.get("resource_default"), at + "/resource_default", null);
             Action promptDefault = defaultAction(fields.get("prompt_default"), at + "/prompt_default", null);
-            servers.put(entry.getKey(), new ServerPolicy(defaultAction, hide, tools, resources, prompts, resourceDefault, promptDefault));
+            if (fields.containsKey("pins")) {
+                // checkKeys named it unknown; say where it goes instead
+                String pins = at + "/pins";
+                errors.removeIf(error -> error.pointer().equals(pins));
+                error(at + "/pins", fields.get("pins"), "a pins file is named at the top level only (one file holds every "
+                        + "server's pins, keyed by serverInfo.name); here use pin: true or pin: false");
+            }
+            Pinning pinning = new Pinning(pin(fields.get("pin"), at + "/pin"), null,
+                    defaultAction(fields.get("pin_new"), at + "/pin_new", null));
+            servers.put(entry.getKey(), new ServerPolicy(defaultAction, hide, tools, resources, prompts, resourceDefault, promptDefault,
+                    pinning));
         }
         return servers;
+    }
+
+    private Boolean pin(Node node, String at) {
+        if (node == null) {
+            return null;
+        }
+        if (!node.is(Node.Kind.BOOLEAN)) {
+            error(at, node, "expected true or false, got " + node.describe());
+            return null;
+        }
+        return node.bool();
+    }
+
+    private String pinsFile(Node node) {
+        if (node == null) {
+            return null;
+        }
+        if (!node.is(Node.Kind.STRING) || node.text().isBlank()) {
+            error("/pins", node, "expected the path of a pins file (written by scan --pins), relative to the policy file, got "
+                    + node.describe());
+            return null;
+        }
+        return node.text();
     }
 
     private String word(Node node, String at, List<String> allowed) {
