@@ -58,8 +58,8 @@ public final class ToolPins {
     private final Map<String, ServerPins> servers = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private volatile boolean reloading;
-    private volatile Policy lastPolicy;
-    private volatile boolean lastPolicyPins;
+    /** The last policy asked about and whether it pins, in one reference so a reload cannot pair one with the other's answer. */
+    private volatile Asked lastAsked = new Asked(null, false);
     private volatile Read read;
 
     /** The pins of this JVM's clients. */
@@ -105,11 +105,23 @@ public final class ToolPins {
             return false;
         }
         Policy policy = snapshot.engine().policy();
-        if (policy != lastPolicy) {
-            lastPolicyPins = policy.pinsTools();
-            lastPolicy = policy;
+        Asked asked = lastAsked;
+        if (asked.policy != policy) {
+            asked = new Asked(policy, policy.pinsTools());
+            lastAsked = asked;
         }
-        return lastPolicyPins;
+        return asked.pins;
+    }
+
+    /** A plain class, not a record: a record's equals would spin method-handle classes on first use (issue 16). */
+    private static final class Asked {
+        final Policy policy;
+        final boolean pins;
+
+        Asked(Policy policy, boolean pins) {
+            this.policy = policy;
+            this.pins = pins;
+        }
     }
 
     /** Whether tools of a server judged under {@code section} are pinned, and where the policy says so. */
