@@ -67,7 +67,15 @@ public final class ToolPins {
         return SHARED;
     }
 
+    /** Nanoseconds, for how stale the pins file read is: {@code System::nanoTime}, a test's own clock in tests. */
+    private final java.util.function.LongSupplier nanos;
+
     ToolPins() {
+        this(System::nanoTime);
+    }
+
+    ToolPins(java.util.function.LongSupplier nanos) {
+        this.nanos = nanos;
     }
 
     /** With {@code reload=true} a changed pins file is read again (within a second of a list or call that needs it). */
@@ -314,7 +322,7 @@ public final class ToolPins {
         Path base = snapshot.path() == null ? null : snapshot.path().toAbsolutePath().getParent();
         Path file = base == null ? Path.of(named).toAbsolutePath() : base.resolve(named).normalize();
         Read last = read;
-        long now = System.nanoTime();
+        long now = nanos.getAsLong();
         if (last != null && last.file.equals(file) && (!reloading || now - last.checkedAt < RECHECK_NANOS)) {
             return last;
         }

@@ -96,19 +96,20 @@ class ToolPinsTest {
         PinsFile.EMPTY.with("fs", Map.of("cat", A)).write(dir.resolve("mcp-pins.json"));
         String json = "{\"version\":\"1\",\"default\":\"allow\",\"pins\":\"mcp-pins.json\",\"servers\":{\"fs\":{\"pin_new\":\"deny\"}}}";
         PolicySnapshot policy = PolicySnapshots.of(json, policyFile);
-        ToolPins pins = new ToolPins();
+        long[] now = {0};
+        ToolPins pins = new ToolPins(() -> now[0]);
         pins.reloading(true);
         // the file, not the first list, is the baseline: a tool not in it is new, one that differs is changed
         assertThat(pins.listed(policy, "fs", ADDRESS, "fs", Map.of("cat", B, "ls", C))).containsExactlyInAnyOrder("cat", "ls");
         assertThat(pins.refusal(policy, "fs", ADDRESS, "fs", "cat").rule()).isEqualTo("/pins");
         assertThat(pins.refusal(policy, "fs", ADDRESS, "fs", "ls").rule()).isEqualTo("/servers/fs/pin_new");
         // the user re-pins (scan --pins): the file is read again
-        Thread.sleep(1_100);
+        now[0] += 1_100_000_000L; // past the one-second re-check; the rewrite is a new file (moved over it)
         PinsFile.EMPTY.with("fs", Map.of("cat", B, "ls", C)).write(dir.resolve("mcp-pins.json"));
         assertThat(pins.refusal(policy, "fs", ADDRESS, "fs", "cat")).isNull();
         assertThat(pins.listed(policy, "fs", ADDRESS, "fs", Map.of("cat", B, "ls", C))).isEmpty();
         // a file that cannot be read fails closed
-        Thread.sleep(1_100);
+        now[0] += 1_100_000_000L; // past the one-second re-check; the rewrite is a new file (moved over it)
         Files.writeString(dir.resolve("mcp-pins.json"), "{\"version\":\"1\"");
         assertThat(pins.listed(policy, "fs", ADDRESS, "fs", Map.of("cat", B))).containsExactly("cat");
         assertThat(pins.refusal(policy, "fs", ADDRESS, "fs", "cat").reason()).isEqualTo(ToolPins.UNREADABLE_REASON);
