@@ -33,14 +33,14 @@ public final class PolicyLint {
         }
         if (policy.policesResourcesOrPrompts() || judgesResults(policy)) {
             warnings.add(new PolicyWarning("", "resources, prompts and result rules are enforced on the MCP Java SDK's classic"
-                    + " API (and Spring AI on it), server and client; on the SDK 2.2 modern API, LangChain4j, Quarkus and"
+                    + " API (and Spring AI on it) and its 2.2 modern API, server and client; on the LangChain4j, Quarkus and"
                     + " Kotlin stacks resources/read, prompts/get and answers still pass unjudged (issue 31)"));
         }
         if (policy.pinsTools()) {
             warnings.add(new PolicyWarning(policy.pinning().isSet() ? pinPointer(policy.pinning()) : "/servers",
-                    "pinned tool definitions are enforced on the MCP Java SDK's classic client (McpAsyncClient, McpSyncClient,"
-                    + " and Spring AI on them); the SDK 2.2 modern client, LangChain4j's and Kotlin's clients still list and"
-                    + " call changed tools (issue 31)"));
+                    "pinned tool definitions are enforced on the MCP Java SDK's clients (the classic McpAsyncClient and"
+                    + " McpSyncClient, Spring AI on them, and the 2.2 modern API's); LangChain4j's and Kotlin's clients still"
+                    + " list and call changed tools (issue 31)"));
         }
         return List.copyOf(warnings);
     }

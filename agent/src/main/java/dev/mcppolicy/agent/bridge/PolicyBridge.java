@@ -184,14 +184,40 @@ public final class PolicyBridge {
         return modern().serverCall(feature, context, tool, request, call);
     }
 
-    /** Modern server {@code ToolsFeature.handle(ctx, params)}: the {@code Mono} to answer with (a {@code tools/list} filtered). */
+    /**
+     * Modern server {@code ResourcesFeature.read(ctx, resource, request)} (SPEC §12): {@code null} to read it, else the
+     * {@code Mono} to answer with. {@code call} is the hooked method's own handle.
+     */
+    public static Object modernServerRead(Object feature, Object context, Object resource, Object request, Object call) {
+        return modern().serverRead(feature, context, resource, request, call);
+    }
+
+    /** Modern server {@code PromptsFeature.get(ctx, prompt, request)}: as {@link #modernServerRead}. */
+    public static Object modernServerPrompt(Object feature, Object context, Object prompt, Object request, Object call) {
+        return modern().serverPrompt(feature, context, prompt, request, call);
+    }
+
+    /** Modern server features' {@code handle(ctx, params)}: the {@code Mono} to answer with (a list filtered). */
     public static Object modernServerList(Object result, Object context) {
         return modern().serverList(result, context);
     }
 
-    /** Modern sync client {@code ToolSpec.call()}/{@code callOnce()}: {@code null} to send the call, else the denial to return. */
-    public static Object modernClientCall(Object spec) {
-        return modern().clientCall(spec);
+    /**
+     * Modern sync client {@code ToolSpec.call()}/{@code callOnce()}: {@code null} to send the call, else the answer to
+     * return (a denial, or the judged answer of a call the hook sent through {@code call}, the method's own handle).
+     */
+    public static Object modernClientCall(Object spec, Object call) {
+        return modern().clientCall(spec, call);
+    }
+
+    /** Modern sync client {@code ResourceSpec.read()}/{@code readOnce()}, {@code PromptSpec.get()}/{@code getOnce()}: as {@link #modernClientCall}. */
+    public static Object modernClientRequest(Object spec, Object call) {
+        return modern().clientRequest(spec, call);
+    }
+
+    /** Modern async client resource reads and prompt gets: the {@code Mono} to return, deciding at subscription. */
+    public static Object modernClientRequestAsync(Object result, Object spec) {
+        return modern().clientRequestAsync(result, spec);
     }
 
     /** Modern async client {@code ToolSpec.call()}/{@code callOnce()}: the {@code Mono} to return, deciding at subscription. */
@@ -350,11 +376,19 @@ public final class PolicyBridge {
     public interface ModernHooks {
         Object serverCall(Object feature, Object context, Object tool, Object request, Object call);
 
+        Object serverRead(Object feature, Object context, Object resource, Object request, Object call);
+
+        Object serverPrompt(Object feature, Object context, Object prompt, Object request, Object call);
+
         Object serverList(Object result, Object context);
 
-        Object clientCall(Object spec);
+        Object clientCall(Object spec, Object call);
+
+        Object clientRequest(Object spec, Object call);
 
         Object clientCallAsync(Object result, Object spec);
+
+        Object clientRequestAsync(Object result, Object spec);
 
         Object clientList(Object result, Object spec);
     }

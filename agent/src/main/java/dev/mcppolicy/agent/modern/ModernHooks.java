@@ -11,21 +11,27 @@ import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.pins.ToolPins;
+import dev.mcppolicy.agent.sdk.Answers;
 import dev.mcppolicy.agent.sdk.ListedTools;
 import dev.mcppolicy.agent.sdk.Results;
 import dev.mcppolicy.agent.sdk.ToolLists;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 
 /**
  * Policy for the MCP Java SDK 2.2 modern API ({@code io.modelcontextprotocol.modern}, protocol 2026-07-28), by the
@@ -56,6 +62,8 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
     private final Map<Object, String> serverNames = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final ServerSections sections;
+    /** SPEC §14: the tool definitions each client's server is held to. */
+    private final ToolPins pins = ToolPins.shared();
 
     /** @param sections told of each list a client gets, for {@code servers} sections that match no server */
     public ModernHooks(PolicyHolder holder, DecisionLog log, Approvals approvals, boolean showArguments, ServerSections sections) {
@@ -67,39 +75,66 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
 
     @Override
     public Object serverCall(Object feature, Object context, Object tool, Object request, Object call) {
+        return serverAsk(Kind.TOOL, feature, context, tool, request, call);
+    }
+
+    @Override
+    public Object serverRead(Object feature, Object context, Object resource, Object request, Object call) {
+        return serverAsk(Kind.RESOURCE, feature, context, resource, request, call);
+    }
+
+    @Override
+    public Object serverPrompt(Object feature, Object context, Object prompt, Object request, Object call) {
+        return serverAsk(Kind.PROMPT, feature, context, prompt, request, call);
+    }
+
+    /** A server {@code tools/call}, {@code resources/read} or {@code prompts/get}: {@code null} to run it, else the {@code Mono} to answer. */
+    private Object serverAsk(Kind kind, Object feature, Object context, Object item, Object request, Object call) {
         if (Rerun.isRerun(request)) {
             // the call run by rerun() below, for a call already decided
             return null;
         }
         ClassLoader sdk = loaderOf(context);
         if (holder.isLoaded()) {
-            return serverCall(holder.current(), feature, context, tool, request, call, sdk);
+            return serverAsk(holder.current(), kind, feature, context, item, request, call, sdk);
         }
         try {
             return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
-                Object answer = serverCall(policy, feature, context, tool, request, call, sdk);
-                return answer != null ? answer : rerun((MethodHandle) call, feature, context, tool, request);
+                Object answer = serverAsk(policy, kind, feature, context, item, request, call, sdk);
+                return answer != null ? answer : rerun((MethodHandle) call, feature, context, item, request);
             });
         } catch (Throwable t) {
-            return onServerError(holder.notYetLoaded(), "modern server tools/call (waiting for the policy)", t, sdk, "?");
+            return onServerError(holder.notYetLoaded(), kind, serverWhere(kind) + " (waiting for the policy)", t, sdk, "?");
         }
     }
 
-    private Object serverCall(PolicySnapshot policy, Object feature, Object context, Object tool, Object request, Object call,
+    private static String serverWhere(Kind kind) {
+        return kind == Kind.TOOL ? "modern server tools/call" : kind == Kind.RESOURCE ? "modern server resources/read" : "modern server prompts/get";
+    }
+
+    private Object serverAsk(PolicySnapshot policy, Kind kind, Object feature, Object context, Object item, Object request, Object call,
             ClassLoader sdk) {
         String name = "?";
         Decision decision = null;
         try {
-            name = ToolLists.toolName(request);
-            Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? ModernObjects.inputSchema(tool) : null;
-            ToolCall toolCall = new ToolCall(Side.SERVER, null, name, ToolLists.arguments(request), null,
-                    ModernObjects.callerId(context), inputSchema);
-            String state = ModernObjects.requestState(request);
-            if (state != null && state.startsWith(APPROVAL_STATE)) {
-                // the client's retry with its user's answer to the agent's own question
-                return answered(toolCall, state.substring(APPROVAL_STATE.length()), feature, context, tool, request, call, sdk);
+            name = kind == Kind.RESOURCE ? ModernObjects.uri(request) : ToolLists.toolName(request);
+            String caller = ModernObjects.callerId(context);
+            ToolCall toolCall;
+            if (kind == Kind.TOOL) {
+                Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? ModernObjects.inputSchema(item) : null;
+                toolCall = new ToolCall(Side.SERVER, null, name, ToolLists.arguments(request), null, caller, inputSchema);
+                String state = ModernObjects.requestState(request);
+                if (state != null && state.startsWith(APPROVAL_STATE)) {
+                    // the client's retry with its user's answer to the agent's own question
+                    return answered(toolCall, state.substring(APPROVAL_STATE.length()), feature, context, item, request, call, sdk);
+                }
+            } else {
+                toolCall = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, null, caller)
+                        : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(request), null, caller);
             }
-            Decided decided = decider.decide(policy, toolCall, sdk, () -> approvals != null && ModernObjects.canElicit(context));
+            ToolCall asked = toolCall;
+            Decided decided = decider.decide(policy, toolCall, sdk,
+                    () -> kind == Kind.TOOL && approvals != null && ModernObjects.canElicit(context), true);
             decision = decided.decision();
             PendingCall held = decided.held();
             if (held != null && Approvals.ELICITATION.equals(held.via())) {
@@ -110,18 +145,99 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             }
             if (held != null) {
                 return decider.awaitApproval(held, sdk, null,
-                        () -> rerun((MethodHandle) call, feature, context, tool, request), text -> ModernObjects.serverDenied(sdk, text));
+                        () -> judgedAfterApproval(policy, asked, rerun((MethodHandle) call, feature, context, item, request), sdk, true),
+                        text -> serverDenied(kind, sdk, text));
+            }
+            if (decided.judged() != null) {
+                return judging(decided.judged(), rerun((MethodHandle) call, feature, context, item, request), kind, sdk, true);
             }
             if (decision.effect() == Effect.ALLOW) {
                 return null;
             }
-            return decision.isHidden() ? ModernObjects.unknownTool(sdk, name) : ModernObjects.serverDenied(sdk, decision.callerMessage(name));
+            if (decision.isHidden()) {
+                return kind == Kind.TOOL ? ModernObjects.unknownTool(sdk, name)
+                        : Results.failedMono(sdk, ModernObjects.notFound(sdk, kind == Kind.RESOURCE, name));
+            }
+            return serverDenied(kind, sdk, decision.callerMessage(kind, name));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
-                throw undeliverable("modern server tools/call", name, t);
+                throw undeliverable(serverWhere(kind), name, t);
             }
-            return onServerError(policy, "modern server tools/call", t, sdk, name);
+            return onServerError(policy, kind, serverWhere(kind), t, sdk, name);
         }
+    }
+
+    /** A server denial: a tool's {@code isError} result, a resource's or prompt's JSON-RPC error (-32602), with the §5 text. */
+    private static Object serverDenied(Kind kind, ClassLoader sdk, String text) throws ReflectiveOperationException {
+        return kind == Kind.TOOL ? ModernObjects.serverDenied(sdk, text) : Results.failedMono(sdk, ModernObjects.invalidParams(sdk, text));
+    }
+
+    /**
+     * {@code answer} (a {@code Mono} of the server's {@code McpAsyncResponse}, else of the client's result) judged by the
+     * call's result rule when it comes (SPEC §13): redacted, or the §5 denial. A streaming response is judged when its
+     * body's outcome comes. The call's line is logged then, or, when no answer comes, once the answer ends.
+     */
+    private static Object judging(Judged judged, Object answer, Kind kind, ClassLoader sdk, boolean server) throws ReflectiveOperationException {
+        java.util.concurrent.atomic.AtomicBoolean streams = new java.util.concurrent.atomic.AtomicBoolean();
+        Object mapped = Results.monoMap(answer, value -> {
+            try {
+                if (!server) {
+                    return judge(judged, value, kind, sdk);
+                }
+                if (ModernObjects.isStreaming(value)) {
+                    streams.set(true);
+                    return ModernObjects.streamingMapped(value, outcome -> judgeUnchecked(judged, outcome, kind, sdk), judged::finish);
+                }
+                if (!ModernObjects.isResult(value)) {
+                    throw new IllegalStateException("an answer of an unknown shape: " + (value == null ? null : value.getClass()));
+                }
+                Object result = ModernObjects.result(value);
+                Object judgedResult = judge(judged, result, kind, sdk);
+                return judgedResult == result ? value : ModernObjects.response(sdk, judgedResult);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        });
+        return Results.monoFinally(mapped, () -> {
+            if (!streams.get()) {
+                judged.finish();
+            }
+        });
+    }
+
+    private static Object judgeUnchecked(Judged judged, Object outcome, Kind kind, ClassLoader sdk) {
+        try {
+            return judge(judged, outcome, kind, sdk);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * One answer judged: a tool's denial is its {@code isError} result, a resource's or prompt's is thrown (a JSON-RPC
+     * error). An {@code InputRequiredResult} (the server asking the client something) passes: the retry is a call of its own.
+     */
+    private static Object judge(Judged judged, Object value, Kind kind, ClassLoader sdk) throws Throwable {
+        if (!ModernObjects.isJudgedAnswer(value)) {
+            return value;
+        }
+        return judged.answer(value, Answers::read, Answers::rebuild, text -> {
+            if (kind == Kind.TOOL) {
+                return ModernObjects.deniedResult(sdk, text);
+            }
+            throw ModernObjects.invalidParams(sdk, text);
+        });
+    }
+
+    /** A held call's answer once approved: judged when its rule has a {@code result}. */
+    private Object judgedAfterApproval(PolicySnapshot policy, ToolCall call, Object answer, ClassLoader sdk, boolean server)
+            throws ReflectiveOperationException {
+        Judged judged = decider.judgedAfterApproval(policy, call, sdk);
+        return judged == null ? answer : judging(judged, answer, call.kind(), sdk, server);
     }
 
     /** The key of the agent's question in an {@code InputRequiredResult}, and of its answer in the retry's {@code inputResponses}. */
@@ -171,24 +287,92 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
     @Override
     public Object serverList(Object result, Object context) {
         try {
-            if (result == null || !"tools/list".equals(ModernObjects.method(context))) {
+            if (result == null) {
+                return null;
+            }
+            Listed listed = Listed.of(ModernObjects.method(context));
+            if (listed == null) {
                 return result;
             }
             if (!holder.isLoaded()) {
                 return Results.monoAfter(loaderOf(context), holder.whenLoaded(),
-                        policy -> Results.monoMap(result, response -> filter(policy, response, Side.SERVER, null, true)));
+                        policy -> Results.monoMap(result, response -> serverFilter(policy, response, listed)));
             }
             PolicySnapshot policy = holder.current();
-            return Results.monoMap(result, response -> filter(policy, response, Side.SERVER, null, true));
+            return Results.monoMap(result, response -> serverFilter(policy, response, listed));
         } catch (Throwable t) {
-            return unfilterable("modern server tools/list", result, t);
+            return unfilterable("modern server list", result, t);
+        }
+    }
+
+    private static Object serverFilter(PolicySnapshot policy, Object response, Listed listed) {
+        if (listed.kind == Kind.TOOL) {
+            return filter(policy, response, Side.SERVER, null, true);
+        }
+        return ListFilter.listed(policy, response, listed.kind, Side.SERVER, null, "modern server " + listed.method,
+                (answer, keep) -> ModernObjects.filterResponse(answer, keep, (list, kept) -> Answers.filterList(list, listed.items, listed.key, kept)));
+    }
+
+    /** A list the hooks filter: its method, the kind of what it lists, the result's list component and each entry's key. */
+    private enum Listed {
+        TOOLS("tools/list", Kind.TOOL, "tools", "name"),
+        RESOURCES("resources/list", Kind.RESOURCE, "resources", "uri"),
+        TEMPLATES("resources/templates/list", Kind.RESOURCE, "resourceTemplates", "uriTemplate"),
+        PROMPTS("prompts/list", Kind.PROMPT, "prompts", "name");
+
+        final String method;
+        final Kind kind;
+        final String items;
+        final String key;
+
+        Listed(String method, Kind kind, String items, String key) {
+            this.method = method;
+            this.kind = kind;
+            this.items = items;
+            this.key = key;
+        }
+
+        static Listed of(String method) {
+            for (Listed listed : values()) {
+                if (listed.method.equals(method)) {
+                    return listed;
+                }
+            }
+            return null;
+        }
+
+        static Listed ofItems(String items) {
+            for (Listed listed : values()) {
+                if (listed.items.equals(items)) {
+                    return listed;
+                }
+            }
+            return null;
         }
     }
 
     @Override
-    public Object clientCall(Object spec) {
+    public Object clientCall(Object spec, Object call) {
+        return clientSync(Kind.TOOL, spec, call);
+    }
+
+    @Override
+    public Object clientRequest(Object spec, Object call) {
+        return clientSync(ModernObjects.isResourceSpec(spec) ? Kind.RESOURCE : Kind.PROMPT, spec, call);
+    }
+
+    /**
+     * A sync client call, read or get: {@code null} to send it as it is; else what to return (a denial, or the answer
+     * of a call the hook sent through {@code call} and judged). A resource's or prompt's denial is thrown.
+     */
+    private Object clientSync(Kind kind, Object spec, Object call) {
+        if (Rerun.isRerun(spec)) {
+            // the request sent by Sync.judged() below, for a call already decided
+            return null;
+        }
         ClassLoader sdk = loaderOf(spec);
         PolicySnapshot policy = holder.current();
+        Object decided;
         try {
             if (!holder.isLoaded()) {
                 policy = holder.whenLoaded().get();
@@ -197,87 +381,254 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             if (policy.hasServerSections() && serverNames.get(requester) == null) {
                 learnServerName(requester, ModernObjects.discover(requester));
             }
-            Object answer = decideClientCall(policy, spec, requester, Results.monoJust(sdk, SEND), sdk);
-            Object decided = ModernObjects.block(answer);
-            if (decided == SEND) {
-                return null;
-            }
-            // an approval given up answers nothing: never send what no one approved
-            return decided != null ? decided : ModernObjects.deniedResult(sdk, "Policy denied tool '" + ModernObjects.toolName(spec)
-                    + "': the approval was given up");
+            Object answer = decideClientCall(policy, kind, spec, requester, new Sync(kind, spec, (MethodHandle) call, sdk), sdk);
+            decided = ModernObjects.block(answer);
         } catch (Throwable t) {
-            return onClientError(policy, t, sdk, spec, false);
+            return onClientError(policy, kind, t, sdk, spec, false);
+        }
+        if (decided == SEND) {
+            return null;
+        }
+        if (decided instanceof Thrown thrown) {
+            throw Thrown.sneaky(thrown.error);
+        }
+        if (decided != null) {
+            return decided;
+        }
+        // an approval given up answers nothing: never send what no one approved
+        String text = "Policy denied " + kind.word() + " '" + nameOf(kind, spec) + "': the approval was given up";
+        try {
+            if (kind == Kind.TOOL) {
+                return ModernObjects.deniedResult(sdk, text);
+            }
+            throw ModernObjects.invalidParams(sdk, text);
+        } catch (ReflectiveOperationException e) {
+            throw undeliverable("modern client " + kind.word(), nameOf(kind, spec), e);
         }
     }
 
     /** What a sync call's decision answers when it is to be sent. */
     private static final Object SEND = new Object();
 
+    /** A sync answer that is an exception to throw (a denial, or the judged call's own failure), carried through the decision's {@code Mono}. */
+    private record Thrown(Throwable error) {
+        @SuppressWarnings("unchecked")
+        static <T extends Throwable> RuntimeException sneaky(Throwable error) throws T {
+            throw (T) error;
+        }
+    }
+
+    /** How a decided client request goes on, as the caller's API answers: a sync value or the async {@code Mono}. */
+    private interface Sending {
+        /** Allowed: send it as it is. */
+        Object send() throws Throwable;
+
+        /** Allowed, its answer judged (SPEC §13). */
+        Object judged(Judged judged) throws Throwable;
+
+        /** Answered with {@code answer} (a tool's denial result) instead. */
+        Object answer(Object answer) throws Throwable;
+
+        /** Failed with {@code error} (a resource's or prompt's denial) instead. */
+        Object failed(RuntimeException error) throws Throwable;
+    }
+
+    /** A sync spec: every answer a {@code Mono.just} of what the hook returns ({@link #SEND}, a value, a {@link Thrown}). */
+    private static final class Sync implements Sending {
+        private final Kind kind;
+        private final Object spec;
+        private final MethodHandle call;
+        private final ClassLoader sdk;
+
+        Sync(Kind kind, Object spec, MethodHandle call, ClassLoader sdk) {
+            this.kind = kind;
+            this.spec = spec;
+            this.call = call;
+            this.sdk = sdk;
+        }
+
+        @Override
+        public Object send() throws Throwable {
+            return Results.monoJust(sdk, SEND);
+        }
+
+        @Override
+        public Object judged(Judged judged) throws Throwable {
+            Object answer;
+            try {
+                answer = Rerun.run(spec, call, spec);
+            } catch (Throwable failed) {
+                judged.finish();
+                return Results.monoJust(sdk, new Thrown(failed));
+            }
+            try {
+                return Results.monoJust(sdk, judge(judged, answer, kind, sdk));
+            } catch (RuntimeException refused) {
+                if (refused.getClass().getName().equals("io.modelcontextprotocol.modern.McpException")) {
+                    return Results.monoJust(sdk, new Thrown(refused));
+                }
+                throw refused;
+            } finally {
+                judged.finish();
+            }
+        }
+
+        @Override
+        public Object answer(Object answer) throws Throwable {
+            return Results.monoJust(sdk, answer);
+        }
+
+        @Override
+        public Object failed(RuntimeException error) throws Throwable {
+            return Results.monoJust(sdk, new Thrown(error));
+        }
+    }
+
+    /** An async spec: the {@code Mono} the spec returned, or one in its place. */
+    private static final class Async implements Sending {
+        private final Kind kind;
+        private final Object result;
+        private final ClassLoader sdk;
+
+        Async(Kind kind, Object result, ClassLoader sdk) {
+            this.kind = kind;
+            this.result = result;
+            this.sdk = sdk;
+        }
+
+        @Override
+        public Object send() {
+            return result;
+        }
+
+        @Override
+        public Object judged(Judged judged) throws Throwable {
+            return judging(judged, result, kind, sdk, false);
+        }
+
+        @Override
+        public Object answer(Object answer) throws Throwable {
+            return Results.monoJust(sdk, answer);
+        }
+
+        @Override
+        public Object failed(RuntimeException error) throws Throwable {
+            return Results.failedMono(sdk, error);
+        }
+    }
+
     @Override
     public Object clientCallAsync(Object result, Object spec) {
+        return clientAsync(Kind.TOOL, result, spec);
+    }
+
+    @Override
+    public Object clientRequestAsync(Object result, Object spec) {
+        return clientAsync(ModernObjects.isResourceSpec(spec) ? Kind.RESOURCE : Kind.PROMPT, result, spec);
+    }
+
+    private Object clientAsync(Kind kind, Object result, Object spec) {
         ClassLoader sdk = loaderOf(spec);
         try {
             Object requester = ModernObjects.requester(spec);
+            Sending sending = new Async(kind, result, sdk);
             return Results.monoDefer(sdk, () -> {
                 try {
                     if (!holder.isLoaded()) {
-                        return Results.monoAfter(sdk, holder.whenLoaded(), policy -> decideAsync(policy, spec, requester, result, sdk));
+                        return Results.monoAfter(sdk, holder.whenLoaded(), policy -> decideAsync(policy, kind, spec, requester, sending, sdk));
                     }
-                    return decideAsync(holder.current(), spec, requester, result, sdk);
+                    return decideAsync(holder.current(), kind, spec, requester, sending, sdk);
                 } catch (Throwable t) {
-                    Object answer = onClientError(holder.current(), t, sdk, spec, true);
+                    Object answer = onClientError(holder.current(), kind, t, sdk, spec, true);
                     return answer == null ? result : answer;
                 }
             });
         } catch (Throwable t) {
-            Object answer = onClientError(holder.current(), t, sdk, spec, true);
+            Object answer = onClientError(holder.current(), kind, t, sdk, spec, true);
             return answer == null ? result : answer;
         }
     }
 
     /** The async call's answer: first asks the server its name when a {@code servers} section may need it. */
-    private Object decideAsync(PolicySnapshot policy, Object spec, Object requester, Object result, ClassLoader sdk) throws Throwable {
+    private Object decideAsync(PolicySnapshot policy, Kind kind, Object spec, Object requester, Sending sending, ClassLoader sdk)
+            throws Throwable {
         if (policy.hasServerSections() && serverNames.get(requester) == null) {
             return Results.monoAfter(sdk, ModernObjects.toFuture(ModernObjects.discover(requester)), discovered -> {
                 learnServerName(requester, discovered);
-                return decideClientCall(policy, spec, requester, result, sdk);
+                return decideClientCall(policy, kind, spec, requester, sending, sdk);
             });
         }
-        return decideClientCall(policy, spec, requester, result, sdk);
+        return decideClientCall(policy, kind, spec, requester, sending, sdk);
     }
 
-    /** Decides a client call: {@code send} (the {@code Mono} that sends it) or the {@code Mono} of its denial or its approval. */
-    private Object decideClientCall(PolicySnapshot policy, Object spec, Object requester, Object send, ClassLoader sdk) {
-        String tool = "?";
+    private static String nameOf(Kind kind, Object spec) {
+        return kind == Kind.TOOL ? ModernObjects.toolName(spec) : ModernObjects.specName(spec, kind == Kind.RESOURCE);
+    }
+
+    /** Decides a client call, read or get; what {@code sending} makes of the decision (a {@code Mono} either way). */
+    private Object decideClientCall(PolicySnapshot policy, Kind kind, Object spec, Object requester, Sending sending, ClassLoader sdk) {
+        String name = "?";
         Decision decision = null;
         try {
-            tool = ModernObjects.toolName(spec);
-            String server = policy.serverSection(serverNames.get(requester), ModernObjects.serverAddress(requester));
-            ToolCall call = new ToolCall(Side.CLIENT, server, tool, ModernObjects.arguments(spec), "client-"
-                    + Integer.toHexString(System.identityHashCode(requester)), ModernObjects.clientName(requester),
-                    listedTools.inputSchema(policy, requester, server, tool));
+            name = nameOf(kind, spec);
+            String serverName = serverNames.get(requester);
+            String address = ModernObjects.serverAddress(requester);
+            String server = policy.serverSection(serverName, address);
+            String session = "client-" + Integer.toHexString(System.identityHashCode(requester));
+            String client = ModernObjects.clientName(requester);
+            ToolCall call;
+            if (kind == Kind.TOOL) {
+                call = new ToolCall(Side.CLIENT, server, name, ModernObjects.arguments(spec), session, client,
+                        listedTools.inputSchema(policy, requester, server, name));
+                Decision unpinned = pins.refusal(policy, serverName, address, server, name);
+                if (unpinned != null) {
+                    decision = unpinned;
+                    decider.record(call, unpinned, sdk);
+                    return sending.answer(ModernObjects.deniedResult(sdk, unpinned.callerMessage(name)));
+                }
+            } else {
+                call = kind == Kind.RESOURCE ? ToolCall.resource(Side.CLIENT, server, name, session, client)
+                        : ToolCall.prompt(Side.CLIENT, server, name, ModernObjects.arguments(spec), session, client);
+            }
+            ToolCall asked = call;
             // the agent's own app is the MCP client here: approvals go to the admin channel
-            Decided decided = decider.decide(policy, call, sdk, () -> false);
+            Decided decided = decider.decide(policy, call, sdk, () -> false, true);
             decision = decided.decision();
             if (decided.held() != null) {
-                return decider.awaitApproval(decided.held(), sdk, null, () -> send,
-                        text -> Results.monoJust(sdk, ModernObjects.deniedResult(sdk, text)));
+                return decider.awaitApproval(decided.held(), sdk, null, () -> {
+                    Judged judged = decider.judgedAfterApproval(policy, asked, sdk);
+                    return judged == null ? sending.send() : sending.judged(judged);
+                }, text -> clientDenied(kind, sending, sdk, text));
             }
-            return decision.effect() == Effect.ALLOW ? send : Results.monoJust(sdk, ModernObjects.deniedResult(sdk, decision.callerMessage(tool)));
+            if (decided.judged() != null) {
+                return sending.judged(decided.judged());
+            }
+            if (decision.effect() == Effect.ALLOW) {
+                return sending.send();
+            }
+            if (kind != Kind.TOOL && decision.isHidden()) {
+                return sending.failed(ModernObjects.notFound(sdk, kind == Kind.RESOURCE, name));
+            }
+            return clientDenied(kind, sending, sdk, decision.callerMessage(kind, name));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
-                throw undeliverable("modern client tool call", tool, t);
+                throw undeliverable("modern client " + kind.word(), name, t);
             }
-            Decision error = policy.internalError("modern client tool call", tool, t);
-            if (error.effect() == Effect.ALLOW) {
-                return send;
-            }
+            Decision error = policy.internalError("modern client " + kind.word(), name, t);
             try {
-                return Results.monoJust(sdk, ModernObjects.deniedResult(sdk, error.callerMessage(tool)));
+                if (error.effect() == Effect.ALLOW) {
+                    return sending.send();
+                }
+                return clientDenied(kind, sending, sdk, error.callerMessage(kind, name));
             } catch (Throwable again) {
-                throw undeliverable("modern client tool call", tool, again);
+                throw undeliverable("modern client " + kind.word(), name, again);
             }
         }
+    }
+
+    /** A client denial: a tool's {@code isError} result, a resource's or prompt's {@code McpException} (-32602). */
+    private static Object clientDenied(Kind kind, Sending sending, ClassLoader sdk, String text) throws Throwable {
+        return kind == Kind.TOOL ? sending.answer(ModernObjects.deniedResult(sdk, text)) : sending.failed(ModernObjects.invalidParams(sdk, text));
     }
 
     @Override
@@ -297,21 +648,48 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             }
             return clientList(holder.isLoaded() ? holder.current() : holder.whenLoaded().get(), result, requester);
         } catch (Throwable t) {
-            return unfilterable("modern client tools/list", result, t);
+            return unfilterable("modern client list", result, t);
         }
     }
 
     private Object clientList(PolicySnapshot policy, Object list, Object requester) {
-        if (!ModernObjects.isToolList(list)) {
+        Listed listed = Listed.ofItems(ModernObjects.listItems(list));
+        if (listed == null) {
             return list;
         }
         learnServerName(requester, list);
-        listedTools.remember(requester, list, "modern client tools/list");
         String name = serverNames.get(requester);
         String address = ModernObjects.serverAddress(requester);
-        sections.listed(policy, name, address, null);
         String server = policy.serverSection(name, address);
-        return filter(policy, list, Side.CLIENT, server, false);
+        if (listed.kind != Kind.TOOL) {
+            return ListFilter.listed(policy, list, listed.kind, Side.CLIENT, server, "modern client " + listed.method,
+                    (all, keep) -> Answers.filterList(all, listed.items, listed.key, keep));
+        }
+        listedTools.remember(requester, list, "modern client tools/list");
+        sections.listed(policy, name, address, null);
+        Predicate<String> pinned = pinned(policy, list, name, address, server);
+        if (pinned == null) {
+            return filter(policy, list, Side.CLIENT, server, false);
+        }
+        return ListFilter.listed(policy, list, Side.CLIENT, server, "modern client tools/list",
+                (tools, keep) -> ToolLists.filterTools(tools, tool -> pinned.test(tool) && keep.test(tool)));
+    }
+
+    /**
+     * What the pins let a client's list show (SPEC §14): {@code null} when they hide nothing. A list whose definitions
+     * cannot be read is an advice error: with {@code on_error=deny} the pins then show none of its tools.
+     */
+    private Predicate<String> pinned(PolicySnapshot policy, Object list, String name, String address, String section) {
+        if (!pins.pinsTools(policy)) {
+            return null;
+        }
+        try {
+            Set<String> hidden = pins.listed(policy, name, address, section, ToolLists.definitionHashes(list), ToolLists.hasNextPage(list));
+            return hidden.isEmpty() ? null : tool -> !hidden.contains(tool);
+        } catch (Throwable t) {
+            Diagnostics.adviceError("modern client tools/list (pinned definitions)", t);
+            return policy.failOpen() ? null : tool -> false;
+        }
     }
 
     private void learnServerName(Object requester, Object result) {
@@ -348,39 +726,52 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
     }
 
     /** An agent fault on the server: reported with an id, then denied (or, with {@code on_error=allow}, run). */
-    private static Object onServerError(PolicySnapshot policy, String where, Throwable t, ClassLoader sdk, String tool) {
-        Decision decision = policy.internalError(where, tool, t);
+    private static Object onServerError(PolicySnapshot policy, Kind kind, String where, Throwable t, ClassLoader sdk, String name) {
+        Decision decision = policy.internalError(where, name, t);
         if (decision.effect() == Effect.ALLOW) {
             return null;
         }
         try {
-            return ModernObjects.serverDenied(sdk, decision.callerMessage(tool));
+            return serverDenied(kind, sdk, decision.callerMessage(kind, name));
         } catch (Throwable again) {
-            throw undeliverable(where, tool, again);
+            throw undeliverable(where, name, again);
         }
     }
 
-    /** An agent fault on the client: denied ({@code Mono} of it when {@code async}), or with {@code on_error=allow} sent. */
-    private static Object onClientError(PolicySnapshot policy, Throwable t, ClassLoader sdk, Object spec, boolean async) {
+    /**
+     * An agent fault on the client: denied ({@code Mono} of it when {@code async}), or with {@code on_error=allow} sent.
+     * A sync resource's or prompt's denial is thrown.
+     */
+    private static Object onClientError(PolicySnapshot policy, Kind kind, Throwable t, ClassLoader sdk, Object spec, boolean async) {
         if (t instanceof ExecutionException && t.getCause() != null) {
             t = t.getCause();
         }
-        String tool = "?";
+        String name = "?";
         try {
-            tool = ModernObjects.toolName(spec);
+            name = nameOf(kind, spec);
         } catch (Throwable ignored) {
             // reported under "?"
         }
-        Decision decision = policy.internalError("modern client tool call", tool, t);
+        String where = "modern client " + kind.word();
+        Decision decision = policy.internalError(where, name, t);
         if (decision.effect() == Effect.ALLOW) {
             return null;
         }
+        RuntimeException refused;
         try {
-            Object denied = ModernObjects.deniedResult(sdk, decision.callerMessage(tool));
-            return async ? Results.monoJust(sdk, denied) : denied;
+            String text = decision.callerMessage(kind, name);
+            if (kind == Kind.TOOL) {
+                Object denied = ModernObjects.deniedResult(sdk, text);
+                return async ? Results.monoJust(sdk, denied) : denied;
+            }
+            refused = ModernObjects.invalidParams(sdk, text);
+            if (async) {
+                return Results.failedMono(sdk, refused);
+            }
         } catch (Throwable again) {
-            throw undeliverable("modern client tool call", tool, again);
+            throw undeliverable(where, name, again);
         }
+        throw refused;
     }
 
     private static IllegalStateException undeliverable(String where, String tool, Throwable t) {

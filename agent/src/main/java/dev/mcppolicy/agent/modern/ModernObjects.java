@@ -4,6 +4,7 @@ import static dev.mcppolicy.agent.sdk.Reflection.asString;
 import static dev.mcppolicy.agent.sdk.Reflection.call;
 import static dev.mcppolicy.agent.sdk.Reflection.field;
 
+import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.sdk.Identity;
 import dev.mcppolicy.agent.sdk.Results;
 import dev.mcppolicy.agent.sdk.ToolLists;
@@ -68,6 +69,63 @@ final class ModernObjects {
         return Results.monoJust(sdk, response(sdk, deniedResult(sdk, text)));
     }
 
+    /** {@code McpException.invalidParams(text)}: how a modern server or client refuses a resource read or prompt get (-32602). */
+    static RuntimeException invalidParams(ClassLoader sdk, String text) throws ReflectiveOperationException {
+        return (RuntimeException) Class.forName(PACKAGE + "McpException", false, sdk).getMethod("invalidParams", String.class)
+                .invoke(null, text);
+    }
+
+    /**
+     * What a modern server answers for a resource or prompt it does not have: {@code invalidParams("Unknown resource: "
+     * + uri, {"uri": uri})} or {@code invalidParams("Unknown prompt: " + name)}, the answer to a hidden one.
+     */
+    static RuntimeException notFound(ClassLoader sdk, boolean resource, String name) throws ReflectiveOperationException {
+        Class<?> exception = Class.forName(PACKAGE + "McpException", false, sdk);
+        if (resource) {
+            return (RuntimeException) exception.getMethod("invalidParams", String.class, Object.class)
+                    .invoke(null, "Unknown resource: " + name, Map.of("uri", String.valueOf(name)));
+        }
+        return (RuntimeException) exception.getMethod("invalidParams", String.class).invoke(null, "Unknown prompt: " + name);
+    }
+
+    /** A server {@code ReadResourceRequest}'s URI. */
+    static String uri(Object readResourceRequest) {
+        return asString(call(readResourceRequest, "uri"));
+    }
+
+    /** Whether a client spec reads a resource ({@code ResourceSpec}) rather than gets a prompt ({@code PromptSpec}). */
+    static boolean isResourceSpec(Object spec) {
+        return spec.getClass().getName().endsWith("$ResourceSpec");
+    }
+
+    /** A {@code ResourceSpec}'s URI or a {@code PromptSpec}'s name. */
+    static String specName(Object spec, boolean resource) {
+        return asString(field(spec, resource ? "uri" : "name"));
+    }
+
+    /** The list a client result is, by its type: {@code tools}, {@code resources}, {@code resourceTemplates}, {@code prompts}, else {@code null}. */
+    static String listItems(Object result) {
+        String type = result == null ? "" : result.getClass().getName();
+        switch (type) {
+            case SCHEMA + "$ListToolsResult":
+                return "tools";
+            case SCHEMA + "$ListResourcesResult":
+                return "resources";
+            case SCHEMA + "$ListResourceTemplatesResult":
+                return "resourceTemplates";
+            case SCHEMA + "$ListPromptsResult":
+                return "prompts";
+            default:
+                return null;
+        }
+    }
+
+    /** Whether {@code value} is one of the answers a result rule judges (not an {@code InputRequiredResult}, which asks the client something). */
+    static boolean isJudgedAnswer(Object value) {
+        String type = value == null ? "" : value.getClass().getName();
+        return type.equals(SCHEMA + "$CallToolResult") || type.equals(SCHEMA + "$ReadResourceResult") || type.equals(SCHEMA + "$GetPromptResult");
+    }
+
     /** What the modern server answers for a tool it does not have: {@code McpException.invalidParams("Unknown tool: " + name)}. */
     static Object unknownTool(ClassLoader sdk, String tool) throws ReflectiveOperationException {
         Object error = Class.forName(PACKAGE + "McpException", false, sdk).getMethod("invalidParams", String.class)
@@ -79,17 +137,64 @@ final class ModernObjects {
      * A {@code tools/list} answer ({@code McpAsyncResponse.Result} of a {@code ListToolsResult}) holding only the
      * tools {@code keep} accepts; any other shape throws, so the list fails closed rather than showing everything.
      */
-    static Object filterResponse(Object response, Predicate<String> keep) throws ReflectiveOperationException {
+    static Object filterResponse(Object response, Predicate<String> keep) throws Throwable {
+        return filterResponse(response, keep, ToolLists::filterTools);
+    }
+
+    /** A list answer ({@code McpAsyncResponse.Result}) whose result {@code filtering} filters by {@code keep}; any other shape throws. */
+    static Object filterResponse(Object response, Predicate<String> keep, ListFilter.Filtering filtering) throws Throwable {
         Class<?> type = response == null ? null : response.getClass();
         if (type == null || !type.getName().equals(PACKAGE + "server.McpAsyncResponse$Result")) {
-            throw new IllegalStateException("a tools/list answer of an unknown shape: " + type);
+            throw new IllegalStateException("a list answer of an unknown shape: " + type);
         }
         Object result = call(response, "result");
-        Object filtered = ToolLists.filterTools(result, keep);
+        Object filtered = filtering.filter(result, keep);
         return filtered == result ? response : response(type.getClassLoader(), filtered);
     }
 
-    private static Object response(ClassLoader sdk, Object result) throws ReflectiveOperationException {
+    /** Whether a server answer is an {@code McpAsyncResponse.Streaming} (a body that runs with a notifier) rather than a result. */
+    static boolean isStreaming(Object response) {
+        return response != null && response.getClass().getName().equals(PACKAGE + "server.McpAsyncResponse$Streaming");
+    }
+
+    /** Whether a server answer is an {@code McpAsyncResponse.Result}. */
+    static boolean isResult(Object response) {
+        return response != null && response.getClass().getName().equals(PACKAGE + "server.McpAsyncResponse$Result");
+    }
+
+    /**
+     * A streaming answer whose body's outcome goes through {@code judge} once the body produces it:
+     * {@code McpAsyncResponse.streaming(notifier -> body.run(notifier).map(judge))}, {@code whenDone} run when the body's
+     * {@code Mono} ends however it ends.
+     */
+    static Object streamingMapped(Object streaming, java.util.function.Function<Object, Object> judge, Runnable whenDone)
+            throws ReflectiveOperationException {
+        ClassLoader sdk = streaming.getClass().getClassLoader();
+        Object body = call(streaming, "body");
+        Class<?> bodyType = Class.forName(PACKAGE + "server.McpAsyncResponse$Body", false, sdk);
+        Object judged = java.lang.reflect.Proxy.newProxyInstance(sdk, new Class<?>[] {bodyType}, (proxy, method, args) -> {
+            if (method.getName().equals("run") && args != null && args.length == 1) {
+                Object outcome = method.invoke(body, args);
+                return Results.monoFinally(Results.monoMap(outcome, judge), whenDone);
+            }
+            if (method.getName().equals("equals") && args != null && args.length == 1) {
+                return proxy == args[0];
+            }
+            if (method.getName().equals("hashCode")) {
+                return System.identityHashCode(proxy);
+            }
+            return method.invoke(body, args);
+        });
+        return Class.forName(PACKAGE + "server.McpAsyncResponse", false, sdk).getMethod("streaming", bodyType).invoke(null, judged);
+    }
+
+    /** The result an {@code McpAsyncResponse.Result} holds. */
+    static Object result(Object response) {
+        return call(response, "result");
+    }
+
+    /** {@code McpAsyncResponse.result(result)}. */
+    static Object response(ClassLoader sdk, Object result) throws ReflectiveOperationException {
         return Class.forName(PACKAGE + "server.McpAsyncResponse", false, sdk).getMethod("result", Object.class).invoke(null, result);
     }
 

@@ -74,14 +74,35 @@ abstract class AbstractResourceScenarios {
 
     abstract String transport();
 
+    /** A pair of the fixture server and client, the server offering the catalog ({@code serverJvmArgs}). */
+    McpPair startPair(String name, String serverPolicy, String clientPolicy, List<String> serverJvmArgs) throws Exception {
+        return McpPair.start(name, sdkVersion(), transport(), false, serverPolicy, clientPolicy, "", "", serverJvmArgs,
+                Fixtures.classPath(sdkVersion()));
+    }
+
+    /** How the fixture client shows an MCP error answer: its exception's simple name. */
+    String error() {
+        return "ERROR McpError: ";
+    }
+
+    /** The startup lines of the server's hooked classes, as regular expressions. */
+    List<String> serverHookLines() {
+        return List.of("\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.server\\.McpAsyncServer .*: tools/call, tools/list, "
+                + AbstractToolCallScenarios.SERVER_RESOURCE_HOOKS);
+    }
+
+    /** The startup lines of the client's hooked classes, as regular expressions. */
+    List<String> clientHookLines() {
+        return List.of("\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.client\\.McpAsyncClient .*: callTool, listTools, "
+                + AbstractToolCallScenarios.CLIENT_RESOURCE_HOOKS);
+    }
+
     @BeforeAll
     void startFixtures() throws Exception {
         String name = getClass().getSimpleName();
         List<String> catalog = List.of("-Dfixture.catalog=true");
-        server = McpPair.start(name + "-server", sdkVersion(), transport(), false, SERVER_POLICY, OPEN_POLICY, "", "", catalog,
-                Fixtures.classPath(sdkVersion()));
-        client = McpPair.start(name + "-client", sdkVersion(), transport(), false, OPEN_POLICY, CLIENT_POLICY, "", "", catalog,
-                Fixtures.classPath(sdkVersion()));
+        server = startPair(name + "-server", SERVER_POLICY, OPEN_POLICY, catalog);
+        client = startPair(name + "-client", OPEN_POLICY, CLIENT_POLICY, catalog);
     }
 
     @AfterAll
@@ -105,10 +126,12 @@ abstract class AbstractResourceScenarios {
     @Test
     void hooksResourcesAndPromptsOnBothSides() throws Exception {
         server.sync();
-        assertThat(server.serverLog()).as(server.dump()).anyMatch(line -> line.matches("\\[mcp-policy] instrumented io\\.modelcontextprotocol"
-                + "\\.server\\.McpAsyncServer .*: tools/call, tools/list, " + AbstractToolCallScenarios.SERVER_RESOURCE_HOOKS));
-        assertThat(server.clientLog()).as(server.dump()).anyMatch(line -> line.matches("\\[mcp-policy] instrumented io\\.modelcontextprotocol"
-                + "\\.client\\.McpAsyncClient .*: callTool, listTools, " + AbstractToolCallScenarios.CLIENT_RESOURCE_HOOKS));
+        for (String hook : serverHookLines()) {
+            assertThat(server.serverLog()).as(server.dump()).anyMatch(line -> line.matches(hook));
+        }
+        for (String hook : clientHookLines()) {
+            assertThat(server.clientLog()).as(server.dump()).anyMatch(line -> line.matches(hook));
+        }
     }
 
     @Test
@@ -127,12 +150,12 @@ abstract class AbstractResourceScenarios {
 
     @Test
     void deniesAServerResourceReadWithTheSection5TextAndTheHandlerNeverRuns() throws Exception {
-        assertThat(server.command("read file:///etc/passwd")).as(server.dump()).startsWith("ERROR McpError: ")
+        assertThat(server.command("read file:///etc/passwd")).as(server.dump()).startsWith(error())
                 .endsWith("Policy denied resource 'file:///etc/passwd': system files are off limits [rule /resources/file:~1~1~1etc~1*]");
         // a traversal is normalized before matching: it is the same file, under the same rule
-        assertThat(server.command("read file:///public/%2e%2e/etc/passwd")).startsWith("ERROR McpError: ")
+        assertThat(server.command("read file:///public/%2e%2e/etc/passwd")).startsWith(error())
                 .endsWith(": system files are off limits [rule /resources/file:~1~1~1etc~1*]");
-        assertThat(server.command("read file:///var/log/syslog")).startsWith("ERROR McpError: ")
+        assertThat(server.command("read file:///var/log/syslog")).startsWith(error())
                 .contains("Policy denied resource 'file:///var/log/syslog'");
         server.sync();
         assertThat(server.serverLog()).noneMatch(line -> line.startsWith("RESOURCE READ") && !line.contains("/public/"));
@@ -159,13 +182,13 @@ abstract class AbstractResourceScenarios {
     @Test
     void decidesPromptsOnTheirArgumentsAndRedactsTheirMessages() throws Exception {
         assertThat(server.command("prompt summarize {\"style\":\"short\"}")).isEqualTo("MESSAGES Summarize in a short style.");
-        assertThat(server.command("prompt summarize {\"style\":\"weird\"}")).startsWith("ERROR McpError: ")
+        assertThat(server.command("prompt summarize {\"style\":\"weird\"}")).startsWith(error())
                 .contains("Policy denied prompt 'summarize': ").endsWith("[rule /prompts/summarize/require/0]");
         // not a string: decided like any other value, and denied
-        assertThat(server.command("prompt summarize {\"style\":5}")).startsWith("ERROR McpError: ")
+        assertThat(server.command("prompt summarize {\"style\":5}")).startsWith(error())
                 .contains("Policy denied prompt 'summarize': ");
         assertThat(server.command("prompt leaky {}")).isEqualTo("MESSAGES Use the token [REDACTED:github-pat] to log in.");
-        assertThat(server.command("prompt forbidden {}")).startsWith("ERROR McpError: ")
+        assertThat(server.command("prompt forbidden {}")).startsWith(error())
                 .endsWith("Policy denied prompt 'forbidden': not for agents [rule /prompts/forbidden]");
         server.sync();
         assertThat(server.serverLog()).filteredOn(line -> line.startsWith("PROMPT GOT ")).extracting(line -> line.split(" ")[2])
@@ -193,10 +216,10 @@ abstract class AbstractResourceScenarios {
 
     @Test
     void theClientJudgesWhatItAsksAndWhatItGetsBack() throws Exception {
-        assertThat(client.command("read file:///etc/passwd")).as(client.dump()).startsWith("ERROR McpError: ")
+        assertThat(client.command("read file:///etc/passwd")).as(client.dump()).startsWith(error())
                 .endsWith("Policy denied resource 'file:///etc/passwd': system files are off limits "
                         + "[rule /servers/fixture-server/resources/file:~1~1~1etc~1*]");
-        assertThat(client.command("prompt forbidden {}")).startsWith("ERROR McpError: ").contains("Policy denied prompt 'forbidden'");
+        assertThat(client.command("prompt forbidden {}")).startsWith(error()).contains("Policy denied prompt 'forbidden'");
         assertThat(client.command("prompt leaky {}")).isEqualTo("MESSAGES Use the token [REDACTED:github-pat] to log in.");
         assertThat(client.call("cat", "{\"path\":\"file:///public/keys.txt\"}"))
                 .isEqualTo("RESULT isError=false text=deploy key id=[REDACTED:aws-access-token] ok");

@@ -83,7 +83,15 @@ final class McpPair implements AutoCloseable {
     /** {@link #startModern} with more options for the client JVM ({@code -Dfixture.elicit=accept}, say). */
     static McpPair startModern(String name, String transport, boolean async, String serverPolicy, String clientPolicy,
             String serverAgentOptions, String clientAgentOptions, List<String> clientJvmArgs) throws IOException {
-        List<String> server = List.of("-Dfixture.async=" + async, "-cp", Fixtures.classPath(MODERN_SDK), "fixture.ModernServer", transport);
+        return startModern(name, transport, async, serverPolicy, clientPolicy, serverAgentOptions, clientAgentOptions, clientJvmArgs, List.of());
+    }
+
+    /** {@link #startModern} with more options for both JVMs (the server's {@code -Dfixture.catalog=true}, say). */
+    static McpPair startModern(String name, String transport, boolean async, String serverPolicy, String clientPolicy,
+            String serverAgentOptions, String clientAgentOptions, List<String> clientJvmArgs, List<String> serverJvmArgs) throws IOException {
+        List<String> server = new ArrayList<>(List.of("-Dfixture.async=" + async));
+        server.addAll(serverJvmArgs);
+        server.addAll(List.of("-cp", Fixtures.classPath(MODERN_SDK), "fixture.ModernServer", transport));
         return startWithServer(name, MODERN_SDK, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
                 clientAgentOptions, server, null, "fixture.ModernClient", clientJvmArgs);
     }
