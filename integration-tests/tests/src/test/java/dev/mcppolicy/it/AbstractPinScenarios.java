@@ -34,11 +34,24 @@ abstract class AbstractPinScenarios {
 
     abstract String transport();
 
+    /** The pair: a server offering the catalog and its rug pull ({@code serverJvmArgs}), a client with the agent's {@code clientAgent} options. */
+    McpPair startPair(String serverPolicy, String clientPolicy, String clientAgent, List<String> serverJvmArgs) throws Exception {
+        return McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), false, serverPolicy, clientPolicy, "", clientAgent,
+                serverJvmArgs, Fixtures.classPath(sdkVersion()));
+    }
+
+    /**
+     * Whether the server announces the change ({@code notifications/tools/list_changed}) and the SDK lists again on its
+     * own; else the app finds the change at its next list.
+     */
+    boolean announcesChanges() {
+        return true;
+    }
+
     @BeforeAll
     void startFixtures() throws Exception {
-        pair = McpPair.start(getClass().getSimpleName(), sdkVersion(), transport(), false,
-                "{ \"version\": \"1\", \"default\": \"allow\" }", CLIENT_POLICY, "", "admin=127.0.0.1:0",
-                List.of("-Dfixture.catalog=true", "-Dfixture.rugpull=true"), Fixtures.classPath(sdkVersion()));
+        pair = startPair("{ \"version\": \"1\", \"default\": \"allow\" }", CLIENT_POLICY, "admin=127.0.0.1:0",
+                List.of("-Dfixture.catalog=true", "-Dfixture.rugpull=true"));
         admin = AdminEndpoint.of(pair.clientJvm(), null);
     }
 
@@ -64,11 +77,15 @@ abstract class AbstractPinScenarios {
     @Order(2)
     void aRugPullHidesTheChangedAndTheNewToolAndDeniesTheirCalls() throws Exception {
         assertThat(pair.call("rug_pull", "{}")).isEqualTo("RESULT isError=false text=pulled");
-        // the server's notification: the SDK lists the tools again and hands the app what the agent lets through
-        pair.awaitClientLog(line -> line.startsWith("TOOLS CHANGED ") && line.contains("rug_pull"));
-        List<String> seen = new ArrayList<>(pair.clientLog());
-        assertThat(seen).filteredOn(line -> line.startsWith("TOOLS CHANGED ")).as(pair.dump())
-                .allMatch(line -> !line.matches(".*\\bcat\\b.*") && !line.contains("exfiltrate"));
+        if (announcesChanges()) {
+            // the server's notification: the SDK lists the tools again and hands the app what the agent lets through
+            pair.awaitClientLog(line -> line.startsWith("TOOLS CHANGED ") && line.contains("rug_pull"));
+            List<String> seen = new ArrayList<>(pair.clientLog());
+            assertThat(seen).filteredOn(line -> line.startsWith("TOOLS CHANGED ")).as(pair.dump())
+                    .allMatch(line -> !line.matches(".*\\bcat\\b.*") && !line.contains("exfiltrate"));
+        } else {
+            pair.awaitServerLog(line -> line.contains("RUG PULLED"));
+        }
         assertThat(pair.list()).doesNotContain("exfiltrate").doesNotMatch(".*\\bcat\\b.*").contains("rug_pull", "echo");
         assertThat(pair.call("cat", "{\"path\":\"file:///public/readme.txt\"}"))
                 .isEqualTo("RESULT isError=true text=Policy denied tool 'cat': tool definition changed since it was pinned [rule /pin]");
