@@ -154,16 +154,36 @@ public final class PolicyBridge {
     }
 
     /**
-     * LangChain4j {@code DefaultMcpClient.executeTool(request)}: {@code null} to send the call, else what
-     * the method returns instead (a {@code ToolExecutionResult}, or a {@code String} in 1.0).
+     * LangChain4j {@code DefaultMcpClient.executeTool(request)}: {@code null} to send the call, else what to return (a
+     * denial, or the judged answer of a call the hook sent through {@code call}, the method's own handle).
      */
-    public static Object langchain4jCall(Object client, Object request) {
-        return langchain4j().call(client, request, false);
+    public static Object langchain4jCall(Object client, Object request, Object call) {
+        return langchain4j().call(client, request, null, call, false);
     }
 
-    /** The same for {@code executeTool(request, invocationContext)}. */
-    public static Object langchain4jCallWithContext(Object client, Object request) {
-        return langchain4j().call(client, request, true);
+    /** The same for {@code executeTool(request, invocationContext)} (1.11 on). */
+    public static Object langchain4jCallWithContext(Object client, Object request, Object context, Object call) {
+        return langchain4j().call(client, request, context, call, true);
+    }
+
+    /** LangChain4j {@code readResource(uri)} (SPEC §12): {@code null} to send it, else the judged answer; a denial is thrown. */
+    public static Object langchain4jRead(Object client, Object uri, Object call) {
+        return langchain4j().ask(client, "resource", uri, null, null, call, false);
+    }
+
+    /** The same for {@code readResource(uri, invocationContext)} (1.11 on). */
+    public static Object langchain4jReadWithContext(Object client, Object uri, Object context, Object call) {
+        return langchain4j().ask(client, "resource", uri, null, context, call, true);
+    }
+
+    /** LangChain4j {@code getPrompt(name, arguments)}: as {@link #langchain4jRead}. */
+    public static Object langchain4jPrompt(Object client, Object name, Object arguments, Object call) {
+        return langchain4j().ask(client, "prompt", name, arguments, null, call, false);
+    }
+
+    /** LangChain4j {@code listResources}, {@code listResourceTemplates}, {@code listPrompts}: the list without what the policy hides. */
+    public static Object langchain4jListed(Object result, Object client) {
+        return langchain4j().listed(result, client);
     }
 
     /** LangChain4j {@code DefaultMcpClient.listTools(...)}: the {@code List<ToolSpecification>} to return. */
@@ -364,7 +384,12 @@ public final class PolicyBridge {
     /** What the agent plugs in for LangChain4j's MCP client; see the {@code langchain4j...} methods. */
     public interface LangChain4jHooks {
         /** @param withContext whether the hooked method is the {@code (request, invocationContext)} overload */
-        Object call(Object client, Object request, boolean withContext);
+        Object call(Object client, Object request, Object context, Object call, boolean withContext);
+
+        /** @param kindWord {@code resource} ({@code readResource}) or {@code prompt} ({@code getPrompt}) */
+        Object ask(Object client, String kindWord, Object name, Object arguments, Object context, Object call, boolean withContext);
+
+        Object listed(Object result, Object client);
 
         Object list(Object result, Object client);
 

@@ -5,11 +5,17 @@ import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
 import dev.mcppolicy.agent.ServerSections;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
+import dev.mcppolicy.agent.decide.CallDecider;
+import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.Judged;
+import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,7 +42,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
     private final PolicyHolder holder;
-    private final DecisionLog log;
+    /** Decides and logs each call; no approval channel here, so a rule asking for approval denies (as before). */
+    private final CallDecider decider;
     /** The {@code ToolSpecification}s each client has listed, by name, for {@code "arguments": "input_schema"} rules. */
     private final Map<Object, Map<String, Object>> listedTools = Collections.synchronizedMap(new WeakHashMap<>());
     /** The {@code serverInfo.name} each client's server gave in its initialize answer (LangChain4j before 1.18 keeps none). */
@@ -51,13 +58,17 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
     /** @param sections told of each list a client gets, for {@code servers} sections that match no server */
     public LangChain4jHooks(PolicyHolder holder, DecisionLog log, ServerSections sections) {
         this.holder = holder;
-        this.log = log;
+        this.decider = new CallDecider(log, null, false);
         this.sections = sections;
     }
 
     @Override
-    public Object call(Object client, Object request, boolean withContext) {
-        if (!withContext && LangChain4jObjects.hasContextOverload(client)) {
+    public Object call(Object client, Object request, Object context, Object self, boolean withContext) {
+        if (Rerun.isRerun(request)) {
+            // the call the hook sends itself below, to judge its answer
+            return null;
+        }
+        if (!withContext && LangChain4jObjects.hasOverload(client, "executeTool", 2)) {
             // this version's executeTool(request) delegates to executeTool(request, context), which decides
             return null;
         }
@@ -75,11 +86,19 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
             String server = section(policy, client, LangChain4jObjects.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, arguments, session(client),
                     LangChain4jObjects.clientName(client), listedInputSchema(policy, client, server, tool));
-            decision = decide(policy, call, loader);
+            Decided decided = decider.decide(policy, call, loader, () -> false, true);
+            decision = decided.decision();
+            if (decided.judged() != null) {
+                Object answer = send(decided.judged(), self, request, withContext ? new Object[] {client, request, context}
+                        : new Object[] {client, request});
+                return judge(decided.judged(), answer, client, text -> LangChain4jObjects.deniedResult(client, text));
+            }
             return decision.effect() == Effect.ALLOW ? null : LangChain4jObjects.deniedResult(client, decision.callerMessage(tool));
+        } catch (Sent sent) {
+            throw Sent.sneaky(sent.getCause());
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
-                throw undeliverable(tool, t);
+                throw undeliverable("executeTool", tool, t);
             }
             Decision error = policy.internalError("LangChain4j executeTool", tool, t);
             if (error.effect() == Effect.ALLOW) {
@@ -88,8 +107,152 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
             try {
                 return LangChain4jObjects.deniedResult(client, error.callerMessage(tool));
             } catch (Throwable again) {
-                throw undeliverable(tool, again);
+                throw undeliverable("executeTool", tool, again);
             }
+        }
+    }
+
+    @Override
+    public Object ask(Object client, String kindWord, Object name, Object arguments, Object context, Object self, boolean withContext) {
+        Kind kind = Kind.RESOURCE.word().equals(kindWord) ? Kind.RESOURCE : Kind.PROMPT;
+        if (Rerun.isRerun(name)) {
+            return null;
+        }
+        String method = kind == Kind.RESOURCE ? "readResource" : "getPrompt";
+        if (kind == Kind.RESOURCE && !withContext && LangChain4jObjects.hasOverload(client, method, 2)) {
+            // readResource(uri) delegates to readResource(uri, context), which decides
+            return null;
+        }
+        ClassLoader loader = loaderOf(client);
+        PolicySnapshot policy = holder.current();
+        String what = String.valueOf(name);
+        Decision decision = null;
+        RuntimeException refused;
+        try {
+            String server = section(policy, client, LangChain4jObjects.serverAddress(client));
+            String clientName = LangChain4jObjects.clientName(client);
+            @SuppressWarnings("unchecked")
+            ToolCall call = kind == Kind.RESOURCE ? ToolCall.resource(Side.CLIENT, server, what, session(client), clientName)
+                    : ToolCall.prompt(Side.CLIENT, server, what, arguments instanceof Map<?, ?> map ? (Map<String, ?>) map : Map.of(),
+                            session(client), clientName);
+            Decided decided = decider.decide(policy, call, loader, () -> false, true);
+            decision = decided.decision();
+            if (decided.judged() != null) {
+                Object[] all = kind == Kind.PROMPT ? new Object[] {client, name, arguments}
+                        : withContext ? new Object[] {client, name, context} : new Object[] {client, name};
+                Object answer = send(decided.judged(), self, name, all);
+                return judge(decided.judged(), answer, client, text -> {
+                    throw LangChain4jObjects.mcpException(client, INVALID_PARAMS, text);
+                });
+            }
+            if (decision.effect() == Effect.ALLOW) {
+                return null;
+            }
+            refused = decision.isHidden() ? (kind == Kind.RESOURCE ? LangChain4jObjects.mcpException(client, RESOURCE_NOT_FOUND, "Resource not found")
+                    : LangChain4jObjects.mcpException(client, INVALID_PARAMS, "Invalid prompt name"))
+                    : LangChain4jObjects.mcpException(client, INVALID_PARAMS, decision.callerMessage(kind, what));
+        } catch (Sent sent) {
+            throw Sent.sneaky(sent.getCause());
+        } catch (Refused denied) {
+            throw denied.error;
+        } catch (Throwable t) {
+            if (decision != null && decision.effect() != Effect.ALLOW) {
+                throw undeliverable(method, what, t);
+            }
+            Decision error = policy.internalError("LangChain4j " + method, what, t);
+            if (error.effect() == Effect.ALLOW) {
+                return null;
+            }
+            try {
+                refused = LangChain4jObjects.mcpException(client, INVALID_PARAMS, error.callerMessage(kind, what));
+            } catch (Throwable again) {
+                throw undeliverable(method, what, again);
+            }
+        }
+        throw refused;
+    }
+
+    /** JSON-RPC's invalid params: a denied read or get, as the SDK's hooks answer it. */
+    private static final int INVALID_PARAMS = -32602;
+    /** MCP's "Resource not found": a hidden resource. */
+    private static final int RESOURCE_NOT_FOUND = -32002;
+
+    /**
+     * Sends a decided call through its own method ({@code self}, marked so its hook lets it through), for its answer
+     * to be judged; what the call itself throws goes to the caller as it is ({@link Sent}), the call's line logged as decided.
+     */
+    private static Object send(Judged judged, Object self, Object mark, Object[] arguments) {
+        try {
+            return Rerun.run(mark, (MethodHandle) self, arguments);
+        } catch (Throwable failed) {
+            judged.finish();
+            throw new Sent(failed);
+        }
+    }
+
+    /** An answer judged by the call's result rule; {@code denial} builds (or throws, as {@link Refused}) the §5 denial. */
+    private Object judge(Judged judged, Object answer, Object client, CallDecider.Denial denial) throws Throwable {
+        try {
+            return judged.answer(answer, LangChain4jAnswers::read,
+                    (value, texts, structured) -> LangChain4jAnswers.rebuild(value, texts, structured, LangChain4jObjects.mapper(client)),
+                    text -> {
+                        try {
+                            return denial.of(text);
+                        } catch (RuntimeException error) {
+                            throw new Refused(error);
+                        }
+                    });
+        } finally {
+            judged.finish();
+        }
+    }
+
+    /** What a call the hook sent threw: rethrown to the caller as it is. */
+    private static final class Sent extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Sent(Throwable cause) {
+            super(null, cause, false, false);
+        }
+
+        @SuppressWarnings("unchecked")
+        static <T extends Throwable> RuntimeException sneaky(Throwable error) throws T {
+            throw (T) error;
+        }
+    }
+
+    /** A read's or get's denial, thrown to the caller as LangChain4j's own {@code McpException}. */
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final RuntimeException error;
+
+        Refused(RuntimeException error) {
+            super(null, error, false, false);
+            this.error = error;
+        }
+    }
+
+    @Override
+    public Object listed(Object result, Object client) {
+        if (!(result instanceof List<?> items) || items.isEmpty()) {
+            return result;
+        }
+        PolicySnapshot policy = holder.current();
+        try {
+            String server = section(policy, client, LangChain4jObjects.serverAddress(client));
+            List<Object> kept = new ArrayList<>(items.size());
+            for (Object item : items) {
+                String type = item.getClass().getSimpleName();
+                Kind kind = type.equals("McpPrompt") ? Kind.PROMPT : Kind.RESOURCE;
+                String key = type.equals("McpResourceTemplate") ? "uriTemplate" : type.equals("McpResource") ? "uri" : "name";
+                if (policy.isListed(kind, Side.CLIENT, server, LangChain4jObjects.string(item, key))) {
+                    kept.add(item);
+                }
+            }
+            return kept.size() == items.size() ? result : kept;
+        } catch (Throwable t) {
+            Diagnostics.adviceError("LangChain4j resource or prompt list filter", t);
+            return policy.failOpen() ? result : new ArrayList<>();
         }
     }
 
@@ -189,16 +352,9 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
         }
     }
 
-    private Decision decide(PolicySnapshot policy, ToolCall call, ClassLoader loader) {
-        long start = System.nanoTime();
-        Decision decision = policy.decide(call);
-        log.record(call, decision, (System.nanoTime() - start) / 1_000, loader);
-        return decision;
-    }
-
-    private static IllegalStateException undeliverable(String tool, Throwable t) {
-        Diagnostics.adviceError("LangChain4j executeTool (delivering the denial)", "tool " + tool, t);
-        return new IllegalStateException("mcp-policy denied tool call '" + tool + "' and could not deliver the denial", t);
+    private static IllegalStateException undeliverable(String method, String name, Throwable t) {
+        Diagnostics.adviceError("LangChain4j " + method + " (delivering the denial)", name, t);
+        return new IllegalStateException("mcp-policy denied " + method + " '" + name + "' and could not deliver the denial", t);
     }
 
     /** One client object is one session for {@code session} scopes, as for the SDK's clients. */

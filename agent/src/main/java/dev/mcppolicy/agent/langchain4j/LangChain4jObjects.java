@@ -46,8 +46,44 @@ final class LangChain4jObjects {
     private LangChain4jObjects() {
     }
 
-    static boolean hasContextOverload(Object client) {
-        return SHAPES.get(client.getClass()).withContext();
+    /** Per client class: its public instance methods, as {@code name/arity}. */
+    private static final ClassValue<java.util.Set<String>> METHODS = new ClassValue<>() {
+        @Override
+        protected java.util.Set<String> computeValue(Class<?> type) {
+            java.util.Set<String> methods = new java.util.HashSet<>();
+            for (Method method : type.getMethods()) {
+                if (!Modifier.isStatic(method.getModifiers()) && !method.isBridge()) {
+                    methods.add(method.getName() + "/" + method.getParameterCount());
+                }
+            }
+            return java.util.Set.copyOf(methods);
+        }
+    };
+
+    /** Whether the client's class has a public {@code name} of {@code arity} parameters (the invocation context's overloads, 1.11 on). */
+    static boolean hasOverload(Object client, String name, int arity) {
+        return METHODS.get(client.getClass()).contains(name + "/" + arity);
+    }
+
+    /** LangChain4j's own {@code McpException(code, message)}: what its client throws for a JSON-RPC error answer. */
+    static RuntimeException mcpException(Object client, int code, String message) throws ReflectiveOperationException {
+        Class<?> type = Class.forName("dev.langchain4j.mcp.client.McpException", false, client.getClass().getClassLoader());
+        return (RuntimeException) type.getConstructor(int.class, String.class).newInstance(code, message);
+    }
+
+    /** The client's own Jackson {@code OBJECT_MAPPER}, which wrote the answers' JSON texts. */
+    static Object mapper(Object client) {
+        Object mapper = staticField(client.getClass(), "OBJECT_MAPPER");
+        if (mapper == null) {
+            throw new IllegalStateException(client.getClass().getName() + " has no OBJECT_MAPPER");
+        }
+        return mapper;
+    }
+
+    /** A string accessor's value ({@code uri()}, {@code uriTemplate()}, {@code name()}) of a listed resource, template or prompt. */
+    static String string(Object item, String accessor) throws ReflectiveOperationException {
+        Object value = call(item, accessor);
+        return value == null ? null : value.toString();
     }
 
     static String toolName(Object request) throws ReflectiveOperationException {

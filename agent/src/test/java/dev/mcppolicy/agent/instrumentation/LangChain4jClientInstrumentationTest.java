@@ -46,6 +46,18 @@ class LangChain4jClientInstrumentationTest {
     }
 
     @Test
+    void readsGetsAndTheirListsReachTheBridge() throws Exception {
+        Class<?> type = wovenAs(Client111.class);
+        Object client = type.getDeclaredConstructor().newInstance();
+        assertThat(type.getMethod("readResource", String.class).invoke(client, "file:///a")).isEqualTo("contents of file:///a");
+        assertThat(type.getMethod("getPrompt", String.class, java.util.Map.class).invoke(client, "p", java.util.Map.of())).isEqualTo("prompt p");
+        assertThat(type.getMethod("listResources").invoke(client)).isEqualTo(List.of("r"));
+        assertThat(type.getMethod("listPrompts").invoke(client)).isEqualTo(List.of("p"));
+        // readResource(uri) first, then the overload it delegates to
+        assertThat(bridge.seen).containsExactly("resource file:///a", "resource file:///a", "prompt p", "listed", "listed");
+    }
+
+    @Test
     void theInitializeAnswerPassesTheBridgeWithItsRequestAndClientOnTheWayToTheClient() throws Exception {
         Class<?> type = wovenAs(Client10.class);
         Object client = type.getDeclaredConstructor().newInstance();
@@ -77,10 +89,12 @@ class LangChain4jClientInstrumentationTest {
         assertThat(woven[0]).isNull();
         String warn = "[mcp-policy] WARN NOT instrumented: " + UnknownShapeClient.class.getName() + " (version unknown): no method for ";
         assertThat(err).contains(warn + "executeTool (expected langchain4j-mcp " + LangChain4jModule.VERSIONS
-                        + " shape); these calls are NOT policed", warn + "listTools (expected langchain4j-mcp ")
+                        + " shape); these calls are NOT policed", warn + "listTools (expected langchain4j-mcp ", warn + "readResource (expected",
+                        warn + "getPrompt (expected", warn + "resource and prompt lists (expected")
                 .doesNotContain("executeTool(request, context)");
         assertThat(summary.status().instrumented()).containsExactly(new AgentStatus.Instrumented(UnknownShapeClient.class.getName(),
-                "(version unknown)", List.of(), List.of("executeTool", "listTools", "initialize result")));
+                "(version unknown)", List.of(), List.of("executeTool", "listTools", "readResource", "getPrompt", "resource and prompt lists",
+                "initialize result")));
     }
 
     // --- samples: the shapes of DefaultMcpClient, compiled by javac ---
@@ -107,6 +121,26 @@ class LangChain4jClientInstrumentationTest {
         public List<Object> listTools() {
             return new ArrayList<>(List.of("a", "b"));
         }
+
+        public Object readResource(String uri) {
+            return "contents of " + uri;
+        }
+
+        public Object getPrompt(String name, java.util.Map<String, Object> arguments) {
+            return "prompt " + name;
+        }
+
+        public List<Object> listResources() {
+            return new ArrayList<>(List.of("r"));
+        }
+
+        public List<Object> listResourceTemplates() {
+            return new ArrayList<>();
+        }
+
+        public List<Object> listPrompts() {
+            return new ArrayList<>(List.of("p"));
+        }
     }
 
     /** Like 1.11+: the one-argument methods delegate to the invocation-context overloads. */
@@ -125,6 +159,30 @@ class LangChain4jClientInstrumentationTest {
 
         public List<Object> listTools(Object invocationContext) {
             return new ArrayList<>(List.of("a"));
+        }
+
+        public Object readResource(String uri) {
+            return readResource(uri, null);
+        }
+
+        public Object readResource(String uri, Object invocationContext) {
+            return "contents of " + uri;
+        }
+
+        public Object getPrompt(String name, java.util.Map<String, Object> arguments) {
+            return "prompt " + name;
+        }
+
+        public List<Object> listResources() {
+            return new ArrayList<>(List.of("r"));
+        }
+
+        public List<Object> listResourceTemplates() {
+            return new ArrayList<>();
+        }
+
+        public List<Object> listPrompts() {
+            return new ArrayList<>(List.of("p"));
         }
     }
 
@@ -172,10 +230,22 @@ class LangChain4jClientInstrumentationTest {
         final List<String> seen = new ArrayList<>();
 
         @Override
-        public Object call(Object client, Object request, boolean withContext) {
+        public Object call(Object client, Object request, Object context, Object call, boolean withContext) {
             String name = ((ToolExecutionRequest) request).name();
             seen.add((withContext ? "call-with-context " : "call ") + name);
             return name.equals("deny") ? "denied " + name : null;
+        }
+
+        @Override
+        public Object ask(Object client, String kindWord, Object name, Object arguments, Object context, Object call, boolean withContext) {
+            seen.add(kindWord + " " + name);
+            return null;
+        }
+
+        @Override
+        public Object listed(Object result, Object client) {
+            seen.add("listed");
+            return result;
         }
 
         @Override

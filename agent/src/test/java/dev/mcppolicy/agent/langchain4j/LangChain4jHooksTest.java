@@ -65,7 +65,7 @@ class LangChain4jHooksTest {
     @Test
     void theDelegatingOneArgumentMethodLetsTheCallThroughForTheOverloadToDecide() {
         LangChain4jHooks hooks = hooks(HIDES, false);
-        assertThat(hooks.call(new ContextClient(), new ToolExecutionRequest("secret"), false)).isNull();
+        assertThat(hooks.call(new ContextClient(), new ToolExecutionRequest("secret"), null, null, false)).isNull();
         assertThat(decided).isEmpty();
     }
 
@@ -73,7 +73,7 @@ class LangChain4jHooksTest {
     void aClientWhoseArgumentsCannotBeReadIsDeniedWithTheInternalErrorTextAsItsOwnResultType() {
         long before = Diagnostics.adviceErrors();
         Object[] answer = new Object[1];
-        String err = Stderr.of(() -> answer[0] = hooks(HIDES, false).call(new UnreadableClient(), new ToolExecutionRequest("echo"), false));
+        String err = Stderr.of(() -> answer[0] = hooks(HIDES, false).call(new UnreadableClient(), new ToolExecutionRequest("echo"), null, null, false));
         assertThat(answer[0]).isInstanceOf(String.class).asString()
                 .matches("Policy denied tool 'echo': internal error \\(id [0-9a-f]{8}\\); the app's log has the details \\[rule \\(error\\)]");
         assertThat(Diagnostics.adviceErrors()).isEqualTo(before + 1);
@@ -82,7 +82,7 @@ class LangChain4jHooksTest {
 
     @Test
     void withOnErrorAllowThatCallRuns() {
-        Stderr.of(() -> assertThat(hooks(HIDES, true).call(new UnreadableClient(), new ToolExecutionRequest("echo"), false)).isNull());
+        Stderr.of(() -> assertThat(hooks(HIDES, true).call(new UnreadableClient(), new ToolExecutionRequest("echo"), null, null, false)).isNull());
     }
 
     @Test

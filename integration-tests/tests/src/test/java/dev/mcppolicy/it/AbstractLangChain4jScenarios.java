@@ -99,8 +99,8 @@ abstract class AbstractLangChain4jScenarios {
     @Test
     void hooksLangChain4jsOwnClientWithoutTheMcpSdk() throws Exception {
         app.sync();
-        String hooks = (hasInvocationContext() ? "executeTool, executeTool(request, context), listTools" : "executeTool, listTools")
-                + ", initialize result";
+        String hooks = (hasInvocationContext() ? "executeTool, executeTool(request, context), listTools, readResource, readResource(uri, context)"
+                : "executeTool, listTools, readResource") + ", getPrompt, resource and prompt lists, initialize result";
         assertThat(app.appLog()).as(app.dump())
                 .contains("[mcp-policy] instrumented dev.langchain4j.mcp.client.DefaultMcpClient (langchain4j-mcp " + mcpVersion()
                         + "): " + hooks)

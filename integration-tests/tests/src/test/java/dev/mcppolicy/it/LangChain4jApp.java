@@ -39,6 +39,12 @@ final class LangChain4jApp implements AutoCloseable {
      *     over HTTP; {@code null} over stdio)
      */
     static LangChain4jApp start(String name, String version, String transport, Function<String, String> policyFor) throws IOException {
+        return start(name, version, transport, policyFor, List.of());
+    }
+
+    /** @param serverJvmArgs more options for the server ({@code -Dfixture.catalog=true}, say) */
+    static LangChain4jApp start(String name, String version, String transport, Function<String, String> policyFor,
+            List<String> serverJvmArgs) throws IOException {
         Path root = Fixtures.workDir(name);
         Path appDir = Files.createDirectories(root.resolve("app"));
         String serverClassPath = Fixtures.classPath("2.1.0");
@@ -46,11 +52,14 @@ final class LangChain4jApp implements AutoCloseable {
         appArgs.add(transport);
         ForkedJvm server = null;
         if ("stdio".equals(transport)) {
-            appArgs.addAll(List.of(ForkedJvm.javaExecutable(), "-Dfixture.tools=" + TOOLS, "-cp", serverClassPath,
-                    "fixture.FixtureServer", "stdio"));
+            appArgs.addAll(List.of(ForkedJvm.javaExecutable(), "-Dfixture.tools=" + TOOLS));
+            appArgs.addAll(serverJvmArgs);
+            appArgs.addAll(List.of("-cp", serverClassPath, "fixture.FixtureServer", "stdio"));
         } else {
+            List<String> serverJvm = new ArrayList<>(List.of("-Dfixture.tools=" + TOOLS));
+            serverJvm.addAll(serverJvmArgs);
             server = ForkedJvm.start(name + "-server", Files.createDirectories(root.resolve("server")),
-                    List.of("-Dfixture.tools=" + TOOLS), serverClassPath, "fixture.FixtureServer", List.of(transport));
+                    serverJvm, serverClassPath, "fixture.FixtureServer", List.of(transport));
             String listening = server.awaitStderr(line -> line.startsWith("FIXTURE LISTENING "));
             // the SDK's servlet transports: streamable HTTP at /mcp, SSE's event stream at /sse
             String path = "sse".equals(transport) ? "/sse" : "/mcp";
