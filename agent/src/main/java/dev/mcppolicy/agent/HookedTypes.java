@@ -30,6 +30,7 @@ public final class HookedTypes {
             "io/modelcontextprotocol/server/transport/StdioServerTransportProvider$StdioMcpSessionTransport",
             "io/modelcontextprotocol/client/transport/StdioClientTransport",
             "dev/langchain4j/mcp/client/DefaultMcpClient",
+            "dev/langchain4j/mcp/client/ToolSpecificationHelper",
             "io/modelcontextprotocol/modern/server/feature/ToolsFeature",
             "io/modelcontextprotocol/modern/server/feature/ResourcesFeature",
             "io/modelcontextprotocol/modern/server/feature/PromptsFeature",

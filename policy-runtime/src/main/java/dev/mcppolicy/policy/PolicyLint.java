@@ -39,8 +39,8 @@ public final class PolicyLint {
         if (policy.pinsTools()) {
             warnings.add(new PolicyWarning(policy.pinning().isSet() ? pinPointer(policy.pinning()) : "/servers",
                     "pinned tool definitions are enforced on the MCP Java SDK's clients (the classic McpAsyncClient and"
-                    + " McpSyncClient, Spring AI on them, and the 2.2 modern API's); LangChain4j's and Kotlin's clients still"
-                    + " list and call changed tools (issue 31)"));
+                    + " McpSyncClient, Spring AI on them, and the 2.2 modern API's) and LangChain4j's; the Kotlin SDK's client"
+                    + " still lists and calls changed tools (issue 31)"));
         }
         return List.copyOf(warnings);
     }

@@ -181,6 +181,11 @@ public final class PolicyBridge {
         return langchain4j().ask(client, "prompt", name, arguments, null, call, false);
     }
 
+    /** LangChain4j {@code ToolSpecificationHelper.toolSpecificationListFromMcpResponse(tools)}: the specifications, as they are. */
+    public static Object langchain4jSpecified(Object specifications, Object toolsJson) {
+        return langchain4j().specified(specifications, toolsJson);
+    }
+
     /** LangChain4j {@code listResources}, {@code listResourceTemplates}, {@code listPrompts}: the list without what the policy hides. */
     public static Object langchain4jListed(Object result, Object client) {
         return langchain4j().listed(result, client);
@@ -390,6 +395,9 @@ public final class PolicyBridge {
         Object ask(Object client, String kindWord, Object name, Object arguments, Object context, Object call, boolean withContext);
 
         Object listed(Object result, Object client);
+
+        /** @param toolsJson the {@code tools} array of a {@code tools/list} answer (Jackson's {@code ArrayNode}) */
+        Object specified(Object specifications, Object toolsJson);
 
         Object list(Object result, Object client);
 

@@ -1,5 +1,6 @@
 package dev.mcppolicy.agent.langchain4j;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.PolicyHolder;
 import dev.mcppolicy.agent.PolicySnapshot;
@@ -10,16 +11,22 @@ import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
+import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
+import dev.mcppolicy.pins.ToolDefinitions;
 import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +57,15 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
     private final Map<Object, String> answeredNames = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final ServerSections sections;
+    /** SPEC §14: the tool definitions each client's server is held to. */
+    private final ToolPins pins = ToolPins.shared();
+    /**
+     * Each {@code ToolSpecification} a client built from a {@code tools/list}, to the SHA-256 of the definition the
+     * server sent for it (read only while a policy pins tools). Keyed as LangChain4j compares specifications (by value),
+     * weakly, by the newest list's objects: a list the client dropped drops its entries.
+     */
+    private final Map<Object, String> definitionHashes = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public LangChain4jHooks(PolicyHolder holder, DecisionLog log) {
         this(holder, log, new ServerSections());
@@ -86,6 +102,12 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
             String server = section(policy, client, LangChain4jObjects.serverAddress(client));
             ToolCall call = new ToolCall(Side.CLIENT, server, tool, arguments, session(client),
                     LangChain4jObjects.clientName(client), listedInputSchema(policy, client, server, tool));
+            Decision unpinned = pins.refusal(policy, serverName(client), LangChain4jObjects.serverAddress(client), server, tool);
+            if (unpinned != null) {
+                decision = unpinned;
+                decider.record(call, unpinned, loader);
+                return LangChain4jObjects.deniedResult(client, unpinned.callerMessage(tool));
+            }
             Decided decided = decider.decide(policy, call, loader, () -> false, true);
             decision = decided.decision();
             if (decided.judged() != null) {
@@ -265,11 +287,14 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
         try {
             remember(client, tools);
             String address = LangChain4jObjects.serverAddress(client);
-            sections.listed(policy, serverName(client), address, LangChain4jObjects.key(client));
+            String name = serverName(client);
+            sections.listed(policy, name, address, LangChain4jObjects.key(client));
             String server = section(policy, client, address);
+            Set<String> hidden = pinned(policy, tools, name, address, server);
             List<Object> kept = new ArrayList<>(tools.size());
             for (Object tool : tools) {
-                if (policy.isListed(Side.CLIENT, server, LangChain4jObjects.specificationName(tool))) {
+                String toolName = LangChain4jObjects.specificationName(tool);
+                if (!hidden.contains(toolName) && policy.isListed(Side.CLIENT, server, toolName)) {
                     kept.add(tool);
                 }
             }
@@ -278,6 +303,72 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
             Diagnostics.adviceError("LangChain4j listTools filter", t);
             return policy.failOpen() ? result : new ArrayList<>();
         }
+    }
+
+    /**
+     * The tools the pins hide from a list (SPEC §14), by the definitions the server sent for them ({@link #specified}). A
+     * tool whose definition was never read cannot be judged: with {@code on_error=deny} it is hidden too.
+     */
+    private Set<String> pinned(PolicySnapshot policy, List<?> tools, String name, String address, String section)
+            throws ReflectiveOperationException {
+        if (!pins.pinsTools(policy)) {
+            return Set.of();
+        }
+        Map<String, String> hashes = new LinkedHashMap<>();
+        Set<String> unread = new HashSet<>();
+        for (Object tool : tools) {
+            String toolName = LangChain4jObjects.specificationName(tool);
+            String sha = definitionHashes.get(tool);
+            if (sha != null) {
+                hashes.put(toolName, sha);
+            } else {
+                unread.add(toolName);
+            }
+        }
+        Set<String> hidden = new HashSet<>(pins.listed(policy, name, address, section, hashes, false));
+        if (!unread.isEmpty()) {
+            Diagnostics.adviceError("LangChain4j listTools (pinned definitions)", new IllegalStateException(
+                    "no tools/list definition was read for " + unread));
+            if (!policy.failOpen()) {
+                hidden.addAll(unread);
+            }
+        }
+        return hidden;
+    }
+
+    @Override
+    public Object specified(Object specifications, Object toolsJson) {
+        try {
+            if (!(specifications instanceof List<?> specs) || toolsJson == null || !pins.pinsTools(holder.current())) {
+                return specifications;
+            }
+            Map<String, String> byName = new HashMap<>();
+            for (Object tool : JSON.readValue(toolsJson.toString(), List.class)) {
+                if (tool instanceof Map<?, ?> definition && definition.get("name") instanceof String name) {
+                    byName.put(name, ToolDefinitions.sha256(name, definition.get("description") instanceof String text ? text : null,
+                            asMap(definition.get("inputSchema")), asMap(definition.get("annotations"))));
+                }
+            }
+            for (Object spec : specs) {
+                String sha = byName.get(LangChain4jObjects.specificationName(spec));
+                if (sha != null) {
+                    synchronized (definitionHashes) {
+                        // the key kept is this list's object: an equal one of an older list may be collected any time
+                        definitionHashes.remove(spec);
+                        definitionHashes.put(spec, sha);
+                    }
+                }
+            }
+        } catch (Throwable t) {
+            // its tools are then hidden by the pins (on_error=deny), as definitions that cannot be read
+            Diagnostics.adviceError("LangChain4j tools/list (reading the definitions to pin)", t);
+        }
+        return specifications;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> asMap(Object value) {
+        return value instanceof Map<?, ?> map ? (Map<String, ?>) map : null;
     }
 
     @Override

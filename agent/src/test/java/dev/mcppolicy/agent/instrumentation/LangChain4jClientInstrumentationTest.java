@@ -243,6 +243,12 @@ class LangChain4jClientInstrumentationTest {
         }
 
         @Override
+        public Object specified(Object specifications, Object toolsJson) {
+            seen.add("specified");
+            return specifications;
+        }
+
+        @Override
         public Object listed(Object result, Object client) {
             seen.add("listed");
             return result;
