@@ -9,6 +9,8 @@
 # session against it, then prints the server's own log, where the agent writes one line per decision.
 # The agent's admin endpoint is on (a free loopback port, a random token in a file only you can read):
 # the client plays the person who approves one held background task and denies another through it.
+# Act 2 (a rug pull): a client app under the agent with its own policy (demo-app/mcp-client-policy.json, pin: true)
+# starts a server that swaps read_file's description once trusted; the app is never handed the poisoned tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -79,4 +81,16 @@ fi
 echo
 echo "== The server's log (its stderr; the agent's decision lines appear here) =="
 cat "$SERVER_LOG"
+
+if [[ -f "$AGENT_JAR" ]]; then
+  echo
+  CLIENT_POLICY=$ROOT/demo-app/mcp-client-policy.json
+  echo "[demo] act 2: the client app runs under the agent: -javaagent:${AGENT_JAR#"$ROOT"/}=policy=${CLIENT_POLICY#"$ROOT"/}"
+  echo "[demo]        (its stderr follows its output: the agent's pins, its WARN with both hashes, its decision lines)"
+  act2_err=$ROOT/demo-app/target/demo-act2.err
+  "$JAVA" "-javaagent:$AGENT_JAR=policy=$CLIENT_POLICY" -cp "$DEMO_JAR" dev.mcppolicy.demo.RugPullClient 2> "$act2_err" || status=$?
+  echo
+  echo "== The client app's log in act 2 (its stderr: the agent's lines; the server's marked [server]) =="
+  cat "$act2_err"
+fi
 exit "$status"
