@@ -45,6 +45,10 @@ public final class HookedTypes {
             "io/modelcontextprotocol/modern/client/McpAsyncClient$ListToolsSpec",
             "io/modelcontextprotocol/modern/client/McpSyncClient$ListSpec",
             "io/modelcontextprotocol/modern/client/McpAsyncClient$ListSpec",
+            "io/quarkiverse/mcp/server/runtime/ResourceMessageHandler",
+            "io/quarkiverse/mcp/server/runtime/ResourceTemplateMessageHandler",
+            "io/quarkiverse/mcp/server/runtime/PromptMessageHandler",
+            "io/quarkiverse/mcp/server/runtime/FeatureManagerBase",
             "io/quarkiverse/mcp/server/runtime/ToolMessageHandler",
             "io/modelcontextprotocol/kotlin/sdk/server/Server",
             "io/modelcontextprotocol/kotlin/sdk/client/Client");

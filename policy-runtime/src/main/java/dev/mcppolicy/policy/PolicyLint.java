@@ -33,8 +33,9 @@ public final class PolicyLint {
         }
         if (policy.policesResourcesOrPrompts() || judgesResults(policy)) {
             warnings.add(new PolicyWarning("", "resources, prompts and result rules are enforced on the MCP Java SDK's classic"
-                    + " API (and Spring AI on it) and its 2.2 modern API, server and client, and on LangChain4j's client; on the"
-                    + " Quarkus and Kotlin stacks resources/read, prompts/get and answers still pass unjudged (issue 31)"));
+                    + " API (and Spring AI on it) and its 2.2 modern API, server and client, on LangChain4j's client and on the"
+                    + " Quarkus MCP server; on the Kotlin MCP SDK resources/read, prompts/get and answers still pass unjudged"
+                    + " (issue 31)"));
         }
         if (policy.pinsTools()) {
             warnings.add(new PolicyWarning(policy.pinning().isSet() ? pinPointer(policy.pinning()) : "/servers",

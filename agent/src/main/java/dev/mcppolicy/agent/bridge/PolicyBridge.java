@@ -282,6 +282,36 @@ public final class PolicyBridge {
         return quarkus().serverListed(tools, tool);
     }
 
+    /** Quarkus {@code ResourceMessageHandler.resourcesRead(message, request)} (SPEC §12): as {@link #quarkusServerCall}. */
+    public static Object quarkusServerRead(Object handler, Object message, Object request, Object call) {
+        return quarkus().serverAsk("resource", handler, message, request, call);
+    }
+
+    /** Quarkus {@code PromptMessageHandler.promptsGet(message, request)}: as {@link #quarkusServerCall}. */
+    public static Object quarkusServerPrompt(Object handler, Object message, Object request, Object call) {
+        return quarkus().serverAsk("prompt", handler, message, request, call);
+    }
+
+    /** Quarkus {@code resources/list}: {@code resources.add(resource)} when the policy lists its {@code uri}. */
+    public static Object quarkusServerResourceListed(Object resources, Object resource) {
+        return quarkus().serverListedAs("resource", "uri", resources, resource);
+    }
+
+    /** Quarkus {@code resources/templates/list}: each template by its {@code uriTemplate}. */
+    public static Object quarkusServerTemplateListed(Object templates, Object template) {
+        return quarkus().serverListedAs("resource", "uriTemplate", templates, template);
+    }
+
+    /** Quarkus {@code prompts/list}: each prompt by its {@code name}. */
+    public static Object quarkusServerPromptListed(Object prompts, Object prompt) {
+        return quarkus().serverListedAs("prompt", "name", prompts, prompt);
+    }
+
+    /** Quarkus {@code FeatureManagerBase.execute(id, ctx)}: the answer's {@code Future}, judged for the call whose hook ran it (SPEC §13). */
+    public static Object quarkusServerAnswer(Object answer, Object manager, Object id) {
+        return quarkus().serverAnswer(answer, manager, id);
+    }
+
     /** Called once by the agent, beside {@link #install}, before any MCP class is transformed. */
     public static void installKotlin(KotlinHooks installed) {
         kotlin = installed;
@@ -431,6 +461,13 @@ public final class PolicyBridge {
         Object serverCall(Object handler, Object message, Object request, Object call);
 
         Object serverListed(Object tools, Object tool);
+
+        /** @param kindWord {@code resource} or {@code prompt} */
+        Object serverAsk(String kindWord, Object handler, Object message, Object request, Object call);
+
+        Object serverListedAs(String kindWord, String key, Object items, Object item);
+
+        Object serverAnswer(Object answer, Object manager, Object id);
     }
 
     /** What the agent plugs in for the Kotlin MCP SDK; see the {@code kotlin...} methods. */

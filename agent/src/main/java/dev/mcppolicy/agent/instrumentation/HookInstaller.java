@@ -58,6 +58,11 @@ public final class HookInstaller {
      */
     public static final Map<String, String> DEFERRED = Map.of(
             "io/quarkiverse/mcp/server/runtime/ToolMessageHandler", QUARKUS,
+            "io/quarkiverse/mcp/server/runtime/ResourceMessageHandler", QUARKUS,
+            "io/quarkiverse/mcp/server/runtime/ResourceTemplateMessageHandler", QUARKUS,
+            "io/quarkiverse/mcp/server/runtime/PromptMessageHandler", QUARKUS,
+            // loaded first of them all, as the managers start
+            "io/quarkiverse/mcp/server/runtime/FeatureManagerBase", QUARKUS,
             "io/modelcontextprotocol/kotlin/sdk/server/Server", KOTLIN,
             "io/modelcontextprotocol/kotlin/sdk/client/Client", KOTLIN);
 

@@ -8,16 +8,20 @@ import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
 import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.quarkus.QuarkusObjects.Api;
+import dev.mcppolicy.agent.sdk.Answers;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Policy for the Quarkus MCP server ({@code io.quarkiverse.mcp}), by the same decision path as the SDK's hooks
@@ -46,6 +50,15 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
 
     @Override
     public Object serverCall(Object handler, Object message, Object request, Object call) {
+        return serverAsk(Kind.TOOL, handler, message, request, call);
+    }
+
+    @Override
+    public Object serverAsk(String kindWord, Object handler, Object message, Object request, Object call) {
+        return serverAsk(Kind.RESOURCE.word().equals(kindWord) ? Kind.RESOURCE : Kind.PROMPT, handler, message, request, call);
+    }
+
+    private Object serverAsk(Kind kind, Object handler, Object message, Object request, Object call) {
         if (Rerun.isRerun(message)) {
             // the call run by rerun() below, for a call already decided
             return null;
@@ -54,64 +67,221 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
         try {
             api = QuarkusObjects.api(handler);
         } catch (Throwable t) {
-            return cannotAnswer(holder.isLoaded() ? holder.current() : holder.notYetLoaded(), t);
+            return cannotAnswer(holder.isLoaded() ? holder.current() : holder.notYetLoaded(), kind, t);
         }
         ClassLoader loader = handler.getClass().getClassLoader();
         if (holder.isLoaded()) {
-            return serverCall(holder.current(), api, handler, message, request, call, loader);
+            return serverAsk(holder.current(), kind, api, handler, message, request, call, loader);
         }
         try {
             return api.after(holder.whenLoaded(), policy -> {
                 try {
-                    Object answer = serverCall((PolicySnapshot) policy, api, handler, message, request, call, loader);
+                    Object answer = serverAsk((PolicySnapshot) policy, kind, api, handler, message, request, call, loader);
                     return answer != null ? answer : rerun((MethodHandle) call, handler, message, request);
                 } catch (Throwable t) {
-                    return onServerError((PolicySnapshot) policy, api, handler, message, request, call, "?", t, true);
+                    return onServerError((PolicySnapshot) policy, kind, api, handler, message, request, call, "?", t, true);
                 }
             });
         } catch (Throwable t) {
-            return onServerError(holder.notYetLoaded(), api, handler, message, request, call, "?", t, false);
+            return onServerError(holder.notYetLoaded(), kind, api, handler, message, request, call, "?", t, false);
         }
     }
 
-    private Object serverCall(PolicySnapshot policy, Api api, Object handler, Object message, Object request, Object call,
+    private Object serverAsk(PolicySnapshot policy, Kind kind, Api api, Object handler, Object message, Object request, Object call,
             ClassLoader loader) {
         String name = "?";
         Decision decision = null;
         try {
             Object params = api.params(message);
-            String tool = api.string(params, "name");
-            if (tool == null) {
-                // no tool named: the extension answers the malformed request itself, and runs nothing
+            String named = params == null ? null : api.string(params, kind == Kind.RESOURCE ? "uri" : "name");
+            if (named == null) {
+                // nothing named: the extension answers the malformed request itself, and runs nothing
                 return null;
             }
-            name = tool;
-            Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? QuarkusObjects.inputSchema(api, handler, name) : null;
-            ToolCall toolCall = new ToolCall(Side.SERVER, null, name, api.arguments(params), QuarkusObjects.sessionId(request),
-                    QuarkusObjects.clientName(request), inputSchema);
+            name = named;
+            String session = QuarkusObjects.sessionId(request);
+            String client = QuarkusObjects.clientName(request);
+            ToolCall toolCall;
+            if (kind == Kind.TOOL) {
+                Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? QuarkusObjects.inputSchema(api, handler, name) : null;
+                toolCall = new ToolCall(Side.SERVER, null, name, api.arguments(params), session, client, inputSchema);
+            } else {
+                toolCall = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
+                        : ToolCall.prompt(Side.SERVER, null, name, api.arguments(params), session, client);
+            }
             // approval by elicitation is not built for this stack: such rules go to the admin channel
-            Decided decided = decider.decide(policy, toolCall, loader, () -> false);
+            Decided decided = decider.decide(policy, toolCall, loader, () -> false, true);
             decision = decided.decision();
             if (decided.held() != null) {
                 return api.after(decided.held().outcome(), outcome -> {
                     try {
                         return decider.answer(decided.held(), (Outcome) outcome, loader,
-                                () -> rerun((MethodHandle) call, handler, message, request),
-                                text -> send(api, request, message, text), api::nothing);
+                                () -> judging(decider.judgedAfterApproval(policy, toolCall, loader), kind, named, call, handler, message, request),
+                                text -> denied(api, kind, request, message, text), api::nothing);
                     } catch (Throwable t) {
-                        throw undeliverable(tool, t);
+                        throw undeliverable(kind, named, t);
                     }
                 });
+            }
+            if (decided.judged() != null) {
+                return judging(decided.judged(), kind, name, call, handler, message, request);
             }
             if (decision.effect() == Effect.ALLOW) {
                 return null;
             }
-            return decision.isHidden() ? api.sendUnknownTool(request, api.id(message), name) : send(api, request, message, decision.callerMessage(name));
+            if (decision.isHidden()) {
+                Object id = api.id(message);
+                return kind == Kind.TOOL ? api.sendUnknownTool(request, id, name)
+                        : kind == Kind.RESOURCE ? api.sendError(request, id, RESOURCE_NOT_FOUND, "Resource not found: " + name)
+                        : api.sendError(request, id, QuarkusObjects.INVALID_PARAMS, "Invalid prompt name: " + name);
+            }
+            return denied(api, kind, request, message, decision.callerMessage(kind, name));
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
-                throw undeliverable(name, t);
+                throw undeliverable(kind, name, t);
             }
-            return onServerError(policy, api, handler, message, request, call, name, t, false);
+            return onServerError(policy, kind, api, handler, message, request, call, name, t, false);
+        }
+    }
+
+    /** MCP's "Resource not found": what the extension answers for a URI it does not have, and so for a hidden one. */
+    private static final int RESOURCE_NOT_FOUND = -32002;
+
+    /** A denial: a tool's {@code isError} result, a resource's or prompt's JSON-RPC error (-32602), with the §5 text. */
+    private static Object denied(Api api, Kind kind, Object request, Object message, String text) throws Throwable {
+        return kind == Kind.TOOL ? send(api, request, message, text) : api.sendError(request, api.id(message), QuarkusObjects.INVALID_PARAMS, text);
+    }
+
+    /**
+     * Runs the hooked handler method for a call whose answer its rule judges (SPEC §13): under a mark this thread's
+     * {@code FeatureManagerBase.execute} of the same feature takes ({@link #serverAnswer}), so the answer's
+     * {@code Future} is judged before the handler sends it. A handler that never reached {@code execute} (an unknown
+     * feature) leaves the mark: the call is then logged as it was decided.
+     */
+    private static Object judging(Judged judged, Kind kind, String name, Object call, Object handler, Object message, Object request)
+            throws Throwable {
+        if (judged == null) {
+            return rerun((MethodHandle) call, handler, message, request);
+        }
+        Mark mark = new Mark(judged, kind, name);
+        MARKS.incrementAndGet();
+        JUDGING.set(mark);
+        try {
+            return rerun((MethodHandle) call, handler, message, request);
+        } finally {
+            JUDGING.remove();
+            MARKS.decrementAndGet();
+            if (!mark.taken) {
+                judged.finish();
+            }
+        }
+    }
+
+    /** A call whose answer is to be judged, while its handler runs on this thread. */
+    private static final class Mark {
+        final Judged judged;
+        final Kind kind;
+        final String name;
+        boolean taken;
+
+        Mark(Judged judged, Kind kind, String name) {
+            this.judged = judged;
+            this.kind = kind;
+            this.name = name;
+        }
+    }
+
+    private static final ThreadLocal<Mark> JUDGING = new ThreadLocal<>();
+    /** How many marks are set in the JVM: {@link #serverAnswer} pays one read of it when none is. */
+    private static final AtomicInteger MARKS = new AtomicInteger();
+
+    @Override
+    public Object serverAnswer(Object answer, Object manager, Object id) {
+        if (MARKS.get() == 0 || answer == null) {
+            return answer;
+        }
+        Mark mark = JUDGING.get();
+        if (mark == null || mark.taken || !mark.name.equals(id) || !managerOf(mark.kind, manager)) {
+            return answer;
+        }
+        mark.taken = true;
+        Judged judged = mark.judged;
+        try {
+            Api api = QuarkusObjects.api(manager);
+            return api.compose(answer, value -> {
+                try {
+                    if (value == null) {
+                        // no resource at that URI: the extension answers it as not found
+                        judged.finish();
+                        return api.succeeded(null);
+                    }
+                    return api.succeeded(judged.answer(value, Answers::read, Answers::rebuild, text -> {
+                        if (mark.kind == Kind.TOOL) {
+                            return api.toolError(text);
+                        }
+                        throw new Refused(api.mcpException(text, QuarkusObjects.INVALID_PARAMS));
+                    }));
+                } catch (Refused refused) {
+                    return failed(api, refused.error);
+                } catch (Throwable t) {
+                    return failed(api, t);
+                }
+            }, failure -> {
+                judged.finish();
+                return failed(api, (Throwable) failure);
+            });
+        } catch (Throwable t) {
+            // the answer could not be wrapped: it is not sent unjudged (fail closed)
+            Diagnostics.adviceError("Quarkus server " + mark.kind.word() + " answer (judging it)", t);
+            judged.finish();
+            throw new IllegalStateException("mcp-policy could not judge the answer of " + mark.kind.word() + " '" + mark.name + "'", t);
+        }
+    }
+
+    private static Object failed(Api api, Throwable error) {
+        try {
+            return api.failed(error);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Whether {@code manager} is the extension's manager of {@code kind} (its tools, prompts, resources or templates). */
+    private static boolean managerOf(Kind kind, Object manager) {
+        String type = manager.getClass().getSimpleName();
+        return kind == Kind.TOOL ? type.startsWith("Tool") : kind == Kind.PROMPT ? type.startsWith("Prompt") : type.startsWith("Resource");
+    }
+
+    /** A result rule's denial of a read or get: the extension's {@code McpException}, failing the answer's {@code Future}. */
+    private static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final RuntimeException error;
+
+        Refused(RuntimeException error) {
+            super(null, null, false, false);
+            this.error = error;
+        }
+    }
+
+    @Override
+    public Object serverListedAs(String kindWord, String key, Object items, Object item) {
+        Kind kind = Kind.RESOURCE.word().equals(kindWord) ? Kind.RESOURCE : Kind.PROMPT;
+        Api api = null;
+        try {
+            api = QuarkusObjects.api(items == null ? item : items);
+            PolicySnapshot policy = holder.isLoaded() ? holder.current() : holder.whenLoaded().get(LIST_WAIT_SECONDS, TimeUnit.SECONDS);
+            String name = api.string(item, key);
+            return name != null && policy.isListed(kind, Side.SERVER, null, name) ? api.add(items, item) : items;
+        } catch (Throwable t) {
+            Diagnostics.adviceError("Quarkus server " + kindWord + " list filter", t);
+            if (holder.failOpen() && api != null) {
+                try {
+                    return api.add(items, item);
+                } catch (Throwable again) {
+                    Diagnostics.adviceError("Quarkus server " + kindWord + " list (listing it)", again);
+                }
+            }
+            return items;
         }
     }
 
@@ -151,30 +321,30 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
      * An agent fault: reported with an id, then denied (or, with {@code on_error=allow}, run: at once, or through the
      * hooked method's handle when the call was {@code later} than its hook).
      */
-    private static Object onServerError(PolicySnapshot policy, Api api, Object handler, Object message, Object request, Object call,
-            String tool, Throwable t, boolean later) {
-        Decision decision = policy.internalError("Quarkus server tools/call", tool, t);
+    private static Object onServerError(PolicySnapshot policy, Kind kind, Api api, Object handler, Object message, Object request,
+            Object call, String name, Throwable t, boolean later) {
+        Decision decision = policy.internalError("Quarkus server " + kind.word(), name, t);
         try {
             if (decision.effect() == Effect.ALLOW) {
                 return later ? rerun((MethodHandle) call, handler, message, request) : null;
             }
-            return send(api, request, message, decision.callerMessage(tool));
+            return denied(api, kind, request, message, decision.callerMessage(kind, name));
         } catch (Throwable again) {
-            throw undeliverable(tool, again);
+            throw undeliverable(kind, name, again);
         }
     }
 
     /** The extension's API could not even be read: with {@code on_error=deny} the call fails, so its handler never runs. */
-    private static Object cannotAnswer(PolicySnapshot policy, Throwable t) {
-        Decision decision = policy.internalError("Quarkus server tools/call", "?", t);
+    private static Object cannotAnswer(PolicySnapshot policy, Kind kind, Throwable t) {
+        Decision decision = policy.internalError("Quarkus server " + kind.word(), "?", t);
         if (decision.effect() == Effect.ALLOW) {
             return null;
         }
-        throw undeliverable("?", t);
+        throw undeliverable(kind, "?", t);
     }
 
-    private static IllegalStateException undeliverable(String tool, Throwable t) {
-        Diagnostics.adviceError("Quarkus server tools/call (delivering the denial)", "tool " + tool, t);
-        return new IllegalStateException("mcp-policy denied tool call '" + tool + "' and could not deliver the denial", t);
+    private static IllegalStateException undeliverable(Kind kind, String name, Throwable t) {
+        Diagnostics.adviceError("Quarkus server " + kind.word() + " (delivering the denial)", kind.word() + " " + name, t);
+        return new IllegalStateException("mcp-policy denied " + kind.word() + " '" + name + "' and could not deliver the denial", t);
     }
 }

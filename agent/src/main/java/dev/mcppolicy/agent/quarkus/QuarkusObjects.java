@@ -55,6 +55,10 @@ final class QuarkusObjects {
         private final MethodHandle currentContext;
         private final MethodHandle fromCompletionStage;
         private final MethodHandle compose;
+        private final MethodHandle composeBoth;
+        private final MethodHandle succeededWith;
+        private final MethodHandle failed;
+        private final MethodHandle mcpException;
         private final MethodHandle succeeded;
         private final MethodHandle encode;
         private final MethodHandle decode;
@@ -84,6 +88,11 @@ final class QuarkusObjects {
             fromCompletionStage = generic(lookup.findStatic(future, "fromCompletionStage",
                     MethodType.methodType(future, CompletionStage.class, context)));
             compose = generic(lookup.findVirtual(future, "compose", MethodType.methodType(future, Function.class)));
+            composeBoth = generic(lookup.findVirtual(future, "compose", MethodType.methodType(future, Function.class, Function.class)));
+            succeededWith = generic(lookup.findStatic(future, "succeededFuture", MethodType.methodType(future, Object.class)));
+            failed = generic(lookup.findStatic(future, "failedFuture", MethodType.methodType(future, Throwable.class)));
+            mcpException = generic(lookup.findConstructor(Class.forName("io.quarkiverse.mcp.server.McpException", false, loader),
+                    MethodType.methodType(void.class, String.class, int.class)));
             succeeded = generic(lookup.findStatic(future, "succeededFuture", MethodType.methodType(future)));
             Class<?> json = Class.forName("io.vertx.core.json.Json", false, loader);
             encode = generic(lookup.findStatic(json, "encode", MethodType.methodType(String.class, Object.class)));
@@ -174,6 +183,36 @@ final class QuarkusObjects {
         Object sendUnknownTool(Object request, Object id, String tool) throws Throwable {
             return (Object) sendError.invokeExact(call(request, "sender"), id, (Object) Integer.valueOf(INVALID_PARAMS),
                     (Object) ("Invalid tool name: " + tool));
+        }
+
+        /** {@code request.sender().sendError(id, code, text)}: a JSON-RPC error answer. */
+        Object sendError(Object request, Object id, int code, String text) throws Throwable {
+            return (Object) sendError.invokeExact(call(request, "sender"), id, (Object) Integer.valueOf(code), (Object) text);
+        }
+
+        /** {@code ToolResponse.error(text)}: an {@code isError} tool answer. */
+        Object toolError(String text) throws Throwable {
+            return (Object) toolError.invokeExact((Object) text);
+        }
+
+        /** {@code future.compose(onSuccess, onFailure)}. */
+        Object compose(Object future, Function<Object, Object> onSuccess, Function<Object, Object> onFailure) throws Throwable {
+            return (Object) composeBoth.invokeExact(future, (Object) onSuccess, (Object) onFailure);
+        }
+
+        /** {@code Future.succeededFuture(value)}. */
+        Object succeeded(Object value) throws Throwable {
+            return (Object) succeededWith.invokeExact(value);
+        }
+
+        /** {@code Future.failedFuture(error)}. */
+        Object failed(Throwable error) throws Throwable {
+            return (Object) failed.invokeExact((Object) error);
+        }
+
+        /** The extension's {@code new McpException(message, code)}: a JSON-RPC error its handlers answer with {@code code}. */
+        RuntimeException mcpException(String message, int code) throws Throwable {
+            return (RuntimeException) (Object) mcpException.invokeExact((Object) message, (Object) Integer.valueOf(code));
         }
 
         /**

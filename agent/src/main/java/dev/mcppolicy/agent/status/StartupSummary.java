@@ -101,7 +101,7 @@ public final class StartupSummary {
                 + " HTTP caller identity, stdio/SSE session cancels and closes (for held calls)" + (serializeStdio ? ", serialized stdio sends before 2.1.0" : "")
                 + "; MCP Java SDK " + ModernSdkModule.VERSIONS + " modern API server tools/call + tools/list + resources + prompts, client ToolSpec.call + callOnce"
                 + " + tool lists + resources + prompts; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools + resources + prompts"
-                + "; Quarkus MCP server " + QuarkusMcpModule.VERSIONS + " tools/call + tools/list"
+                + "; Quarkus MCP server " + QuarkusMcpModule.VERSIONS + " tools/call + tools/list + resources + prompts"
                 + "; Kotlin MCP SDK " + KotlinSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools"
                 + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp,"
                 + " dev.langchain4j.mcp or io.quarkiverse.mcp class loads");
