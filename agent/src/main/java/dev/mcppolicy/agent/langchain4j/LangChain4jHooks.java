@@ -65,7 +65,11 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
      * weakly, by the newest list's objects: a list the client dropped drops its entries.
      */
     private final Map<Object, String> definitionHashes = Collections.synchronizedMap(new WeakHashMap<>());
-    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The agent's Jackson, loaded only once a pinning policy reads a LangChain4j tool list (a JVM that never does loads none of it). */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
 
     public LangChain4jHooks(PolicyHolder holder, DecisionLog log) {
         this(holder, log, new ServerSections());
@@ -343,7 +347,7 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
                 return specifications;
             }
             Map<String, String> byName = new HashMap<>();
-            for (Object tool : JSON.readValue(toolsJson.toString(), List.class)) {
+            for (Object tool : Json.MAPPER.readValue(toolsJson.toString(), List.class)) {
                 if (tool instanceof Map<?, ?> definition && definition.get("name") instanceof String name) {
                     byName.put(name, ToolDefinitions.sha256(name, definition.get("description") instanceof String text ? text : null,
                             asMap(definition.get("inputSchema")), asMap(definition.get("annotations"))));
