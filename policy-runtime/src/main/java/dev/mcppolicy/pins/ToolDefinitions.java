@@ -16,7 +16,7 @@ import java.util.Map;
 public final class ToolDefinitions {
     static final List<String> SCHEMA_KEYS = List.of("type", "properties", "required", "additionalProperties", "$defs",
             "definitions");
-    static final List<String> ANNOTATION_KEYS = List.of("title", "readOnlyHint", "destructiveHint", "idempotentHint",
+    public static final List<String> ANNOTATION_KEYS = List.of("title", "readOnlyHint", "destructiveHint", "idempotentHint",
             "openWorldHint");
 
     private ToolDefinitions() {

@@ -31,40 +31,7 @@ public final class PolicyLint {
         for (Map.Entry<String, ServerPolicy> server : policy.servers().entrySet()) {
             checkRules(server.getValue().tools(), "/servers/" + JsonPointers.escape(server.getKey()) + "/tools", warnings);
         }
-        if (policy.policesResourcesOrPrompts() || judgesResults(policy)) {
-            warnings.add(new PolicyWarning("", "resources, prompts and result rules are enforced on the MCP Java SDK's classic"
-                    + " API (and Spring AI on it) and its 2.2 modern API, server and client, on LangChain4j's client and on the"
-                    + " Quarkus MCP server; on the Kotlin MCP SDK resources/read, prompts/get and answers still pass unjudged"
-                    + " (issue 31)"));
-        }
-        if (policy.pinsTools()) {
-            warnings.add(new PolicyWarning(policy.pinning().isSet() ? pinPointer(policy.pinning()) : "/servers",
-                    "pinned tool definitions are enforced on the MCP Java SDK's clients (the classic McpAsyncClient and"
-                    + " McpSyncClient, Spring AI on them, and the 2.2 modern API's) and LangChain4j's; the Kotlin SDK's client"
-                    + " still lists and calls changed tools (issue 31)"));
-        }
         return List.copyOf(warnings);
-    }
-
-    private static String pinPointer(Pinning pinning) {
-        return pinning.pin() != null ? "/pin" : pinning.pinsFile() != null ? "/pins" : "/pin_new";
-    }
-
-    private static boolean judgesResults(Policy policy) {
-        List<Map<String, ToolRule>> sections = new ArrayList<>(List.of(policy.tools(), policy.resources(), policy.prompts()));
-        for (ServerPolicy server : policy.servers().values()) {
-            sections.add(server.tools());
-            sections.add(server.resources());
-            sections.add(server.prompts());
-        }
-        for (Map<String, ToolRule> rules : sections) {
-            for (ToolRule rule : rules.values()) {
-                if (rule.result() != null) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static void checkRules(Map<String, ToolRule> rules, String at, List<PolicyWarning> warnings) {

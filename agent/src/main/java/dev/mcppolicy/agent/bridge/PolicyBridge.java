@@ -325,7 +325,17 @@ public final class PolicyBridge {
         return kotlin().serverCall(server, session, request, continuation, call);
     }
 
-    /** Kotlin server {@code handleListTools()}: the {@code ListToolsResult} to answer with. */
+    /** Kotlin server {@code handleReadResource(session, request, continuation)}: as {@link #kotlinServerCall}; a denial is thrown. */
+    public static Object kotlinServerRead(Object server, Object session, Object request, Object continuation, Object call) {
+        return kotlin().serverAsk("resource", server, session, request, continuation, call);
+    }
+
+    /** Kotlin server {@code handleGetPrompt(session, request, continuation)}: as {@link #kotlinServerCall}; a denial is thrown. */
+    public static Object kotlinServerPrompt(Object server, Object session, Object request, Object continuation, Object call) {
+        return kotlin().serverAsk("prompt", server, session, request, continuation, call);
+    }
+
+    /** Kotlin server {@code handleList...()}: the list result (tools, resources, templates or prompts) to answer with. */
     public static Object kotlinServerList(Object result, Object server) {
         return kotlin().serverList(result, server);
     }
@@ -335,12 +345,22 @@ public final class PolicyBridge {
         return kotlin().clientCall(client, request, options, continuation, call);
     }
 
-    /** Kotlin client {@code listTools}: the continuation to go on with (one that filters the list it gets). */
+    /** Kotlin client {@code readResource(request, options, continuation)}: {@code null} to send it; a denial is thrown. */
+    public static Object kotlinClientRead(Object client, Object request, Object options, Object continuation, Object call) {
+        return kotlin().clientAsk("resource", client, request, options, continuation, call);
+    }
+
+    /** Kotlin client {@code getPrompt(request, options, continuation)}: {@code null} to send it; a denial is thrown. */
+    public static Object kotlinClientPrompt(Object client, Object request, Object options, Object continuation, Object call) {
+        return kotlin().clientAsk("prompt", client, request, options, continuation, call);
+    }
+
+    /** Kotlin client {@code list...}: the continuation to go on with (one that filters the list it gets). */
     public static Object kotlinClientListing(Object continuation, Object client) {
         return kotlin().clientListing(continuation, client);
     }
 
-    /** Kotlin client {@code listTools}: what it returns (a list it got at once, filtered; {@code COROUTINE_SUSPENDED} as is). */
+    /** Kotlin client {@code list...}: what it returns (a list it got at once, filtered; {@code COROUTINE_SUSPENDED} as is). */
     public static Object kotlinClientList(Object result, Object continuation, Object client) {
         return kotlin().clientList(result, client);
     }
@@ -474,9 +494,15 @@ public final class PolicyBridge {
     public interface KotlinHooks {
         Object serverCall(Object server, Object session, Object request, Object continuation, Object call);
 
+        /** A server {@code resources/read} ({@code kind} "resource") or {@code prompts/get} ("prompt"). */
+        Object serverAsk(String kind, Object server, Object session, Object request, Object continuation, Object call);
+
         Object serverList(Object result, Object server);
 
         Object clientCall(Object client, Object request, Object options, Object continuation, Object call);
+
+        /** A client {@code readResource} ({@code kind} "resource") or {@code getPrompt} ("prompt"). */
+        Object clientAsk(String kind, Object client, Object request, Object options, Object continuation, Object call);
 
         Object clientListing(Object continuation, Object client);
 

@@ -4,6 +4,7 @@ import static dev.mcppolicy.agent.sdk.Reflection.asString;
 import static dev.mcppolicy.agent.sdk.Reflection.call;
 import static dev.mcppolicy.agent.sdk.Reflection.field;
 
+import dev.mcppolicy.pins.ToolDefinitions;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -24,14 +25,31 @@ import java.util.function.UnaryOperator;
  */
 final class KotlinObjects {
     private static final String TYPES = "io.modelcontextprotocol.kotlin.sdk.types.";
-    /** The state machine {@code Server.handleCallTool} passes itself when it resumes (the first call gets its caller's). */
-    static final String SERVER_CALL_STATE = "io.modelcontextprotocol.kotlin.sdk.server.Server$handleCallTool$";
+    /**
+     * What the state machines of {@code Server.handleCallTool}, {@code handleReadResource} and {@code handleGetPrompt}
+     * are named ({@code Server$handleCallTool$1}, ...): each passes itself when its method resumes (the first call gets
+     * its caller's continuation).
+     */
+    static final String SERVER_STATE = "io.modelcontextprotocol.kotlin.sdk.server.Server$handle";
 
     private KotlinObjects() {
     }
 
+    /** A {@code CallToolRequest}'s tool name, or a {@code GetPromptRequest}'s prompt name. */
     static String toolName(Object callToolRequest) {
         return asString(call(call(callToolRequest, "getParams"), "getName"));
+    }
+
+    /** A {@code ReadResourceRequest}'s URI. */
+    static String uri(Object readResourceRequest) {
+        return asString(call(call(readResourceRequest, "getParams"), "getUri"));
+    }
+
+    /** A {@code GetPromptRequest}'s arguments ({@code Map<String, String>}: kotlinx reads any JSON literal as its text). */
+    @SuppressWarnings("unchecked") // a Kotlin Map<String, String>
+    static Map<String, ?> promptArguments(Object getPromptRequest) {
+        Object arguments = call(call(getPromptRequest, "getParams"), "getArguments");
+        return arguments instanceof Map<?, ?> map ? (Map<String, ?>) map : Map.of();
     }
 
     /** A call's arguments (a kotlinx.serialization {@code JsonObject}) as plain Java. */
@@ -148,6 +166,50 @@ final class KotlinObjects {
         return result != null && result.getClass().getName().equals(TYPES + "ListToolsResult");
     }
 
+    /** The list a {@code handleList...()} or {@code list...} result is, by its type: {@code null} for anything else. */
+    static Listed listed(Object result) {
+        if (result == null) {
+            return null;
+        }
+        switch (result.getClass().getName()) {
+            case TYPES + "ListToolsResult":
+                return Listed.TOOLS;
+            case TYPES + "ListResourcesResult":
+                return Listed.RESOURCES;
+            case TYPES + "ListResourceTemplatesResult":
+                return Listed.TEMPLATES;
+            case TYPES + "ListPromptsResult":
+                return Listed.PROMPTS;
+            default:
+                return null;
+        }
+    }
+
+    /** A list result: its method, what its entries are, their getter and each entry's key getter. */
+    enum Listed {
+        TOOLS("tools/list", dev.mcppolicy.engine.Kind.TOOL, "getTools", "getName"),
+        RESOURCES("resources/list", dev.mcppolicy.engine.Kind.RESOURCE, "getResources", "getUri"),
+        TEMPLATES("resources/templates/list", dev.mcppolicy.engine.Kind.RESOURCE, "getResourceTemplates", "getUriTemplate"),
+        PROMPTS("prompts/list", dev.mcppolicy.engine.Kind.PROMPT, "getPrompts", "getName");
+
+        final String method;
+        final dev.mcppolicy.engine.Kind kind;
+        final String items;
+        final String key;
+
+        Listed(String method, dev.mcppolicy.engine.Kind kind, String items, String key) {
+            this.method = method;
+            this.kind = kind;
+            this.items = items;
+            this.key = key;
+        }
+
+        /** {@code result} with only the entries {@code keep} accepts, its cursor and {@code _meta} kept (the same object when it keeps all). */
+        Object filter(Object result, Predicate<String> keep) throws ReflectiveOperationException {
+            return filterList(result, items, key, keep);
+        }
+    }
+
     /** Each tool of a {@code ListToolsResult}, by name. */
     static Map<String, Object> tools(Object listToolsResult) {
         Map<String, Object> tools = new LinkedHashMap<>();
@@ -162,12 +224,20 @@ final class KotlinObjects {
 
     /** A {@code ListToolsResult} of only the tools {@code keep} accepts, its cursor and {@code _meta} kept. */
     static Object filterTools(Object listToolsResult, Predicate<String> keep) throws ReflectiveOperationException {
-        Object all = call(listToolsResult, "getTools");
+        return filterList(listToolsResult, "getTools", "getName", keep);
+    }
+
+    /**
+     * A list result ({@code ListToolsResult}, {@code ListResourcesResult}, ...: each {@code (list, nextCursor, meta)})
+     * of only the entries ({@code items}) whose {@code key} {@code keep} accepts.
+     */
+    private static Object filterList(Object result, String items, String key, Predicate<String> keep) throws ReflectiveOperationException {
+        Object all = call(result, items);
         List<Object> kept = new ArrayList<>();
         boolean dropped = false;
         if (all instanceof Iterable<?> list) {
             for (Object tool : list) {
-                if (keep.test(asString(call(tool, "getName")))) {
+                if (keep.test(asString(call(tool, key)))) {
                     kept.add(tool);
                 } else {
                     dropped = true;
@@ -175,12 +245,60 @@ final class KotlinObjects {
             }
         }
         if (!dropped) {
-            return listToolsResult;
+            return result;
         }
-        Class<?> type = listToolsResult.getClass();
+        Class<?> type = result.getClass();
         Class<?> json = Class.forName("kotlinx.serialization.json.JsonObject", false, type.getClassLoader());
         Constructor<?> constructor = type.getConstructor(List.class, String.class, json);
-        return constructor.newInstance(kept, call(listToolsResult, "getNextCursor"), call(listToolsResult, "getMeta"));
+        return constructor.newInstance(kept, call(result, "getNextCursor"), call(result, "getMeta"));
+    }
+
+    /** Whether a list result has a next page ({@code nextCursor}). */
+    static boolean hasNextPage(Object result) {
+        return call(result, "getNextCursor") != null;
+    }
+
+    /**
+     * Each tool of a {@code ListToolsResult} by name: the SHA-256 of its definition as a pin holds it
+     * ({@link ToolDefinitions}: name, description, the input schema the SDK kept, the annotations' title and hints).
+     */
+    static Map<String, String> definitionHashes(Object listToolsResult) {
+        Map<String, String> hashes = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> tool : tools(listToolsResult).entrySet()) {
+            Object annotations = call(tool.getValue(), "getAnnotations");
+            Map<String, Object> hints = null;
+            if (annotations != null) {
+                hints = new LinkedHashMap<>();
+                for (String hint : ToolDefinitions.ANNOTATION_KEYS) {
+                    hints.put(hint, call(annotations, "get" + Character.toUpperCase(hint.charAt(0)) + hint.substring(1)));
+                }
+            }
+            hashes.put(tool.getKey(), ToolDefinitions.sha256(tool.getKey(), asString(call(tool.getValue(), "getDescription")),
+                    inputSchema(tool.getValue()), hints));
+        }
+        return hashes;
+    }
+
+    /** Whether a continuation's {@code resumeWith} value is a failure ({@code kotlin.Result.Failure}). */
+    static boolean isFailure(Object value) {
+        return value != null && value.getClass().getName().equals("kotlin.Result$Failure");
+    }
+
+    /** A failure's exception. */
+    static Throwable exception(Object failure) {
+        return (Throwable) field(failure, "exception");
+    }
+
+    /**
+     * The SDK's {@code McpException(code, message, data)}: a JSON-RPC error answer where a server throws it, the
+     * exception a client's caller gets. {@code uri} ({@code null}: none) becomes its {@code data}'s {@code uri}, as the
+     * SDK's own "Resource not found" has it.
+     */
+    static Exception mcpException(ClassLoader sdk, int code, String message, String uri) throws ReflectiveOperationException {
+        Class<?> element = Class.forName("kotlinx.serialization.json.JsonElement", false, sdk);
+        Object data = uri == null ? null : KotlinAnswers.json(Map.of("uri", uri), sdk);
+        return (Exception) Class.forName(TYPES + "McpException", false, sdk).getConstructor(int.class, String.class, element)
+                .newInstance(code, message, data);
     }
 
     /** {@code CallToolResult(listOf(TextContent(text)), isError = true)}: the SPEC §5 denial, or the server's "not found". */

@@ -102,7 +102,8 @@ public final class StartupSummary {
                 + "; MCP Java SDK " + ModernSdkModule.VERSIONS + " modern API server tools/call + tools/list + resources + prompts, client ToolSpec.call + callOnce"
                 + " + tool lists + resources + prompts; LangChain4j MCP client " + LangChain4jModule.VERSIONS + " executeTool + listTools + resources + prompts"
                 + "; Quarkus MCP server " + QuarkusMcpModule.VERSIONS + " tools/call + tools/list + resources + prompts"
-                + "; Kotlin MCP SDK " + KotlinSdkModule.VERSIONS + " server tools/call + tools/list, client callTool + listTools"
+                + "; Kotlin MCP SDK " + KotlinSdkModule.VERSIONS + " server tools/call + tools/list + resources + prompts, client callTool + listTools"
+                + " + resources + prompts"
                 + "; the policy is read and the hooks installed when the first io.modelcontextprotocol, org.springframework.ai.mcp,"
                 + " dev.langchain4j.mcp or io.quarkiverse.mcp class loads");
     }

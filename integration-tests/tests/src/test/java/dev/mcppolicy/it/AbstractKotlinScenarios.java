@@ -25,7 +25,7 @@ abstract class AbstractKotlinScenarios extends AbstractToolCallScenarios impleme
     @Override
     String serverHookLine() {
         return "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.kotlin\\.sdk\\.server\\.Server \\(kotlin-sdk-server-jvm "
-                + Pattern.quote(KOTLIN_SDK) + "\\): tools/call, tools/list";
+                + Pattern.quote(KOTLIN_SDK) + "\\): tools/call, tools/list, " + SERVER_RESOURCE_HOOKS;
     }
 
     @Override
@@ -34,7 +34,7 @@ abstract class AbstractKotlinScenarios extends AbstractToolCallScenarios impleme
             return super.clientHookLine();
         }
         return "\\[mcp-policy] instrumented io\\.modelcontextprotocol\\.kotlin\\.sdk\\.client\\.Client \\(kotlin-sdk-client-jvm "
-                + Pattern.quote(KOTLIN_SDK) + "\\): callTool, listTools";
+                + Pattern.quote(KOTLIN_SDK) + "\\): callTool, listTools, " + CLIENT_RESOURCE_HOOKS;
     }
 
     @Override

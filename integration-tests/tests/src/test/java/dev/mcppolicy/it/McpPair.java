@@ -103,7 +103,14 @@ final class McpPair implements AutoCloseable {
      */
     static McpPair startKotlin(String name, String transport, String serverPolicy, String clientPolicy, String serverAgentOptions,
             String clientAgentOptions) throws IOException {
-        List<String> server = List.of("-cp", Fixtures.kotlinClassPath(), "fixture.kotlin.KotlinServerKt", transport);
+        return startKotlin(name, transport, serverPolicy, clientPolicy, serverAgentOptions, clientAgentOptions, List.of());
+    }
+
+    /** {@link #startKotlin(String, String, String, String, String, String)} with the server JVM's own options ({@code -Dfixture.catalog=true}). */
+    static McpPair startKotlin(String name, String transport, String serverPolicy, String clientPolicy, String serverAgentOptions,
+            String clientAgentOptions, List<String> serverJvmArgs) throws IOException {
+        List<String> server = new ArrayList<>(serverJvmArgs);
+        server.addAll(List.of("-cp", Fixtures.kotlinClassPath(), "fixture.kotlin.KotlinServerKt", transport));
         boolean stdio = "stdio".equals(transport);
         return startWithServer(name, stdio ? KOTLIN : KOTLIN_HTTP_CLIENT, transport, false, serverPolicy, clientPolicy, serverAgentOptions,
                 clientAgentOptions, server, null, stdio ? "fixture.kotlin.KotlinClientKt" : "fixture.FixtureClient", List.of());
