@@ -127,6 +127,20 @@ class ResultJudgeTest {
         assertThat(verdict.decision().reason()).startsWith("the answer cannot be judged: its structured content nests deeper");
     }
 
+    /** An object the app would write as JSON itself: its fields hide from the redactions, so the answer is not let through. */
+    record Profile(String name, String token) {
+    }
+
+    @Test
+    void structuredContentHoldingAnObjectThatIsNotJsonIsDenied() {
+        ResultJudge.Verdict verdict = judge("run_command", List.of("ok"), Map.of("profile", new Profile("ci", AWS_KEY)));
+        assertThat(verdict.denied()).isTrue();
+        assertThat(verdict.decision().reason()).startsWith("the answer cannot be judged: its structured content holds a value that is not JSON");
+        assertThat(judge("run_command", List.of("ok"), new Profile("ci", AWS_KEY)).denied()).isTrue();
+        // JSON-like all the way down: judged as usual
+        assertThat(judge("run_command", List.of("ok"), Map.of("n", 1, "b", true, "l", List.of(2.5), "nothing", "x")).denied()).isFalse();
+    }
+
     @Test
     void tooManyTextPartsToCheckAreDeniedByACondition() {
         List<String> parts = new ArrayList<>();

@@ -14,7 +14,8 @@ import java.util.Map;
  * version the agent hooks, so both walk record components by name, whatever components a version has: every
  * {@code text} (a {@code TextContent}'s, a {@code TextResourceContents}'s, a prompt message's) is a text part, in
  * the order the answer holds them; {@code data} and {@code blob} (base64 of images, audio, blobs) count as bytes
- * the judge cannot read; a tool's {@code structuredContent} is its structured content. A record is rebuilt through
+ * the judge cannot read; a tool's {@code structuredContent} is its structured content (an object of the app's own
+ * there read as the app's Jackson writes it, {@link AppJson}). A record is rebuilt through
  * its canonical constructor only where something in it changed: an answer nothing was redacted from stays the same
  * object.
  */
@@ -98,7 +99,8 @@ public final class Answers {
                     }
                     break;
                 case STRUCTURED:
-                    reading.structured = component;
+                    // an object of the app's own, converted as the SDK will write it (AppJson)
+                    reading.structured = AppJson.jsonLike(component);
                     break;
                 case NESTED:
                     walk(component, reading, depth + 1);

@@ -70,6 +70,39 @@ class AnswersTest {
         assertThat(rebuilt.structuredContent()).isEqualTo(Map.of("k", "[REDACTED:x]"));
     }
 
+    /** A tool's answer whose structured content is any object (Quarkus's {@code ToolResponse}, the SDK's since 0.11). */
+    record ToolResponse(boolean isError, List<Content> content, Object structuredContent) {
+    }
+
+    /** What an app puts there: its own object, which the SDK writes with the app's Jackson. */
+    public record Profile(String name, String token, List<String> tags) {
+    }
+
+    @Test
+    void readsAnObjectOfTheAppsOwnAsStructuredContentTheWayItsJacksonWritesItAndRebuildsWithThatJson() throws Exception {
+        ToolResponse answer = new ToolResponse(false, List.of(new TextContent(null, null, "ok")), new Profile("ci", "secret", List.of("a")));
+        ResultJudge.Answer read = Answers.read(answer);
+        assertThat(read.structured()).isEqualTo(Map.of("name", "ci", "token", "secret", "tags", List.of("a")));
+        ToolResponse rebuilt = (ToolResponse) Answers.rebuild(answer, List.of("ok"), Map.of("name", "ci", "token", "[REDACTED:x]", "tags", List.of("a")));
+        assertThat(rebuilt.structuredContent()).isEqualTo(Map.of("name", "ci", "token", "[REDACTED:x]", "tags", List.of("a")));
+        // JSON already: the same object, nothing converted
+        Map<String, Object> json = Map.of("k", List.of(1, "v"));
+        assertThat(Answers.read(new ToolResponse(false, List.of(), json)).structured()).isSameAs(json);
+        // a map that holds an object of the app's: converted whole
+        assertThat(Answers.read(new ToolResponse(false, List.of(), Map.of("p", new Profile("x", "y", List.of())))).structured())
+                .isEqualTo(Map.of("p", Map.of("name", "x", "token", "y", "tags", List.of())));
+    }
+
+    /** Jackson writes no JSON for an object with no properties (FAIL_ON_EMPTY_BEANS): left as it is, for the judge to deny. */
+    static final class Opaque {
+    }
+
+    @Test
+    void anObjectTheAppsJacksonCannotWriteIsLeftForTheJudgeToDeny() throws Exception {
+        Opaque opaque = new Opaque();
+        assertThat(Answers.read(new ToolResponse(false, List.of(), opaque)).structured()).isSameAs(opaque);
+    }
+
     @Test
     void anAnswerNestedDeeperThanItCanReadIsRefused() {
         Object deep = new TextContent(null, null, "bottom");

@@ -1,7 +1,10 @@
 package dev.mcppolicy.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * The shared resource scenarios (SPEC §12–§13) with the Quarkus MCP server fixture app (its catalog registered through the
@@ -23,7 +26,24 @@ abstract class AbstractQuarkusResourceScenarios extends AbstractResourceScenario
             server.addAll(List.of("-Dquarkus.mcp.server.stdio.enabled=false", "-Dquarkus.http.port=" + Fixtures.freePort()));
         }
         server.addAll(List.of("-jar", Fixtures.quarkusApp(quarkusMcpVersion()).toString()));
-        return McpPair.startWithServer(name, sdkVersion(), transport(), false, serverPolicy, clientPolicy, "", "", server, null);
+        // the client shows structured content too (profile's)
+        return McpPair.startWithServer(name, sdkVersion(), transport(), false, serverPolicy, clientPolicy, "", "", server, null,
+                List.of("-Dfixture.structured=true"));
+    }
+
+    /**
+     * A Quarkus tool hands over an object of its own as structured content (the fixture's {@code profile}: a record with
+     * a planted GitHub token, the text without it); the agent reads it as the extension's {@code ObjectMapper} writes it
+     * and redacts the token there, so the client gets the redacted JSON.
+     */
+    @Test
+    void redactsASecretInStructuredContentTheAppHandsOverAsAnObjectOfItsOwn() throws Exception {
+        McpPair pair = serverPair();
+        assertThat(pair.call("profile", "{}")).as(pair.dump())
+                .isEqualTo("RESULT isError=false text=the deploy profile structured={name=deploy, token=[REDACTED:github-pat]}");
+        pair.sync();
+        assertThat(decisions(pair.serverLog(), "tool=profile side=server")).hasSize(1).allMatch(line -> line.contains("redacted=github-pat:1"));
+        assertThat(pair.clientLog()).noneMatch(line -> line.contains(GITHUB_TOKEN));
     }
 
     @Override

@@ -32,7 +32,8 @@ abstract class AbstractResourceScenarios {
               "tools": {
                 "echo": {},
                 "cat": { "result": { "redact": ["secrets"] } },
-                "big": { "result": { "max_bytes": 4096 } }
+                "big": { "result": { "max_bytes": 4096 } },
+                "profile": { "result": { "redact": ["secrets"] } }
               },
               "resource_default": "deny",
               "resources": {
@@ -71,6 +72,11 @@ abstract class AbstractResourceScenarios {
     private McpPair client;
 
     abstract String sdkVersion();
+
+    /** The pair whose server judges ({@link #SERVER_POLICY}), for a stack's own scenarios. */
+    McpPair serverPair() {
+        return server;
+    }
 
     abstract String transport();
 

@@ -71,6 +71,14 @@ final class McpPair implements AutoCloseable {
                 clientAgentOptions, serverCommand, serverStdout, "fixture.FixtureClient", List.of());
     }
 
+    /** {@link #startWithServer(String, String, String, boolean, String, String, String, String, List, String)} with the client JVM's own options. */
+    static McpPair startWithServer(String name, String sdkVersion, String transport, boolean async, String serverPolicy,
+            String clientPolicy, String serverAgentOptions, String clientAgentOptions, List<String> serverCommand,
+            String serverStdout, List<String> clientJvmArgs) throws IOException {
+        return startWithServer(name, sdkVersion, transport, async, serverPolicy, clientPolicy, serverAgentOptions,
+                clientAgentOptions, serverCommand, serverStdout, "fixture.FixtureClient", clientJvmArgs);
+    }
+
     /**
      * The fixture client and server written on the SDK 2.2 modern API ({@code fixture.ModernClient},
      * {@code fixture.ModernServer}), over {@code stdio} or {@code http}.

@@ -98,16 +98,17 @@ final class CompiledResultRule implements ResultJudge {
         Object structured = answer.structured();
         long budget = maxBytes - answer.otherBytes();
         // chars first (a length read per string), exact UTF-8 bytes only when the chars alone do not settle it
-        long[] chars = {0, MAX_NODES};
+        long[] chars = {0, MAX_NODES, 0};
         if (!size(texts, structured, chars, false)) {
-            return new Verdict(Decisions.deny(mode, pointer, "the answer cannot be judged: its structured content nests deeper than "
-                    + MAX_DEPTH + " levels or holds more than " + MAX_NODES + " values", 0), texts, structured, null);
+            String why = chars[2] != 0 ? "its structured content holds a value that is not JSON (an object the app had not written as JSON)"
+                    : "its structured content nests deeper than " + MAX_DEPTH + " levels or holds more than " + MAX_NODES + " values";
+            return new Verdict(Decisions.deny(mode, pointer, "the answer cannot be judged: " + why, 0), texts, structured, null);
         }
         if (chars[0] > budget) {
             return new Verdict(tooLarge, texts, structured, null);
         }
         if (3 * chars[0] > budget) {
-            long[] bytes = {0, MAX_NODES};
+            long[] bytes = {0, MAX_NODES, 0};
             size(texts, structured, bytes, true);
             if (bytes[0] > budget) {
                 return new Verdict(tooLarge, texts, structured, null);
@@ -235,9 +236,18 @@ final class CompiledResultRule implements ResultJudge {
         return structured == null || size(structured, 0, total, exact);
     }
 
-    /** Walks at most {@code total[1]} values {@value #MAX_DEPTH} levels deep; {@code false} when that is not enough. */
+    /**
+     * Walks at most {@code total[1]} values {@value #MAX_DEPTH} levels deep; {@code false} when that is not enough, or
+     * (with {@code total[2]} set) at a value that is not JSON-like: an object its redactions could not see into, so
+     * it is never let through unread.
+     */
     private static boolean size(Object value, int depth, long[] total, boolean exact) {
         if (--total[1] < 0 || depth > MAX_DEPTH) {
+            return false;
+        }
+        if (value != null && !(value instanceof String || value instanceof Map<?, ?> || value instanceof List<?>
+                || value instanceof Number || value instanceof Boolean)) {
+            total[2] = 1;
             return false;
         }
         if (value instanceof String text) {
