@@ -1,5 +1,6 @@
 package dev.mcppolicy.cli;
 
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
@@ -57,9 +58,9 @@ import java.util.Set;
  */
 final class CaseRunner {
     static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
-    private static final Set<String> CALL_KEYS = Set.of("tool", "resource", "prompt", "args", "client", "session", "server", "at",
+    private static final Set<String> CALL_KEYS = Set.of("tool", "resource", "prompt", "args", "client", "session", "server", "caller", "at",
             "repeat", "expect");
-    private static final Set<String> CASE_KEYS = Set.of("name", "tool", "resource", "prompt", "args", "client", "session", "server",
+    private static final Set<String> CASE_KEYS = Set.of("name", "tool", "resource", "prompt", "args", "client", "session", "server", "caller",
             "at", "repeat", "expect", "steps");
     private static final Set<String> EXPECT_KEYS = Set.of("decision", "rule", "would", "reason", "retry_after", "arg");
 
@@ -228,10 +229,18 @@ final class CaseRunner {
         Side side = server == null ? Side.SERVER : Side.CLIENT;
         String session = text(step.get("session"), at + "/session");
         String client = text(step.get("client"), at + "/client");
-        if (kind == Kind.RESOURCE) {
-            return ToolCall.resource(side, server, name, session, client);
+        Caller caller = Caller.unverified();
+        if (step.containsKey("caller")) {
+            try {
+                caller = CallerArgument.parse(step.get("caller"), at + "/caller");
+            } catch (IllegalArgumentException e) {
+                throw new CaseException(e.getMessage());
+            }
         }
-        return new ToolCall(side, server, name, (Map<String, Object>) args, session, client, null, kind);
+        if (kind == Kind.RESOURCE) {
+            return ToolCall.resource(side, server, name, session, client).withCaller(caller);
+        }
+        return new ToolCall(side, server, name, (Map<String, Object>) args, session, client, null, kind, caller);
     }
 
     private static String text(Object value, String at) {

@@ -1,5 +1,6 @@
 package dev.mcppolicy.cli;
 
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.PolicyEngine;
@@ -38,7 +39,8 @@ public final class PolicyCli {
     private static final String HELP = String.join(System.lineSeparator(),
             "usage: java -jar mcp-policy-agent.jar <command> ...",
             "  check POLICY                      validate a policy file; exit 1 with every error, 0 with only WARN lines",
-            "  explain POLICY (--tool T | --resource URI | --prompt P) [--args JSON] [--client C] [--session S] [--server S]",
+            "  explain POLICY (--tool T | --resource URI | --prompt P) [--args JSON] [--client C] [--session S] [--server S]"
+                    + " [--caller JSON]",
             "                                    decide one call and say which rule decided it",
             "  test POLICY CASES                 run table-driven policy tests; exit code = failures",
             "  scan [-o FILE] [--format json|yaml] [--timeout 10s] (-- COMMAND ARGS... | --url URL [--header \"N: v\"]...)",
@@ -125,7 +127,8 @@ public final class PolicyCli {
     }
 
     private int explain(String[] args) {
-        Options options = Options.parse(args, List.of("--tool", "--resource", "--prompt", "--args", "--client", "--session", "--server"));
+        Options options = Options.parse(args, List.of("--tool", "--resource", "--prompt", "--args", "--client", "--session", "--server",
+                "--caller"));
         if (options.positional().size() != 1) {
             throw new UsageException("explain takes one policy file");
         }
@@ -149,8 +152,16 @@ public final class PolicyCli {
         }
         String server = options.get("--server");
         Side side = server == null ? Side.SERVER : Side.CLIENT;
-        ToolCall call = kind == Kind.RESOURCE ? ToolCall.resource(side, server, tool, options.get("--session"), options.get("--client"))
-                : new ToolCall(side, server, tool, arguments, options.get("--session"), options.get("--client"), null, kind);
+        Caller caller = Caller.unverified();
+        if (options.has("--caller")) {
+            try {
+                caller = CallerArgument.parse(Json.object(options.get("--caller"), "--caller"), "--caller");
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        ToolCall call = (kind == Kind.RESOURCE ? ToolCall.resource(side, server, tool, options.get("--session"), options.get("--client"))
+                : new ToolCall(side, server, tool, arguments, options.get("--session"), options.get("--client"), null, kind)).withCaller(caller);
         if (kind == Kind.RESOURCE) {
             String normalized = ResourceUris.normalizeOrNull(tool);
             if (normalized != null && !normalized.equals(tool)) {

@@ -88,7 +88,13 @@ public final class ArgumentCondition {
     /** Whether a deny_if tests a flat array's items joined with spaces ({@link #checkJoined}). */
     private final boolean joins;
     private final boolean existential;
+    /** {@code caller.roles contains X}: a role equals X (roles are names, not text: {@code devops} is not {@code ops}). */
+    private final boolean membership;
+    private final boolean onCaller;
     private final String tooLong;
+
+    /** The path of the caller's roles. */
+    static final String CALLER_ROLES = "caller.roles";
 
     public ArgumentCondition(Condition source, Role role, int valueLengthCap) {
         this.source = source;
@@ -100,7 +106,10 @@ public final class ArgumentCondition {
         this.maxLength = op == Op.MAX_LENGTH ? lengthLimit((Number) value) : -1;
         this.valueLengthCap = valueLengthCap;
         String bare = source.path().startsWith("args.") ? source.path().substring("args.".length()) : source.path();
-        this.displayPath = "args." + bare;
+        // a caller.* condition reads Caller.view(), shown as written (issue 32)
+        this.displayPath = source.onCaller() ? source.path() : "args." + bare;
+        this.membership = op == Op.CONTAINS && source.path().equals(CALLER_ROLES);
+        this.onCaller = source.onCaller();
         this.atPath = new Stop(displayPath, null);
         this.structural = (op == Op.EQ || op == Op.NEQ) && (value == null || value instanceof List || value instanceof Map);
         if (op == Op.IN || op == Op.NOT_IN) {
@@ -120,7 +129,7 @@ public final class ArgumentCondition {
         boolean readsText = op == Op.REGEX || op == Op.MAX_LENGTH || !textMembers.isEmpty()
                 || ((op == Op.EQ || op == Op.NEQ || op == Op.CONTAINS) && value instanceof String);
         // A text without a space found in items joined by spaces lies inside one item, already tested.
-        this.joins = readsText && !(op == Op.CONTAINS && ((String) value).indexOf(' ') < 0);
+        this.joins = readsText && !membership && !(op == Op.CONTAINS && ((String) value).indexOf(' ') < 0);
         this.existential = op == Op.CONTAINS;
         this.tooLong = "a string longer than " + valueLengthCap + " characters cannot be checked";
     }
@@ -134,11 +143,16 @@ public final class ArgumentCondition {
         return source;
     }
 
+    /** Whether this condition reads the caller ({@code caller.*}, {@link dev.mcppolicy.engine.Caller#view()}), not the arguments. */
+    public boolean onCaller() {
+        return onCaller;
+    }
+
     public Role role() {
         return role;
     }
 
-    /** The path as the caller's arguments spell it: {@code args.amount}. */
+    /** The path as the caller's arguments spell it: {@code args.amount} (a caller condition's as written: {@code caller.roles}). */
     public String displayPath() {
         return displayPath;
     }
@@ -223,7 +237,7 @@ public final class ArgumentCondition {
             case REGEX:
                 return pattern.matcher(Readings.text(leaf)).find() ? TRUE : FALSE;
             case CONTAINS:
-                return value instanceof String
+                return value instanceof String && !membership
                         ? Readings.text(leaf).contains((String) value) ? TRUE : FALSE
                         : equalsOperand(leaf);
             case MAX_LENGTH:

@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param clientId the client's identity (authenticated principal, else {@code clientInfo.name}), or {@code null}
  * @param inputSchema the tool's advertised {@code inputSchema}, or {@code null} when unknown
  * @param kind what the call asks for
+ * @param caller who is calling, as verified (issue 32): {@link Caller#unverified()} when nothing was
  */
 public record ToolCall(
         Side side,
@@ -27,13 +28,21 @@ public record ToolCall(
         String sessionId,
         String clientId,
         Map<String, ?> inputSchema,
-        Kind kind) {
+        Kind kind,
+        Caller caller) {
 
     public ToolCall {
         Objects.requireNonNull(side, "side");
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(kind, "kind");
         arguments = arguments == null ? Map.of() : arguments;
+        caller = caller == null ? Caller.unverified() : caller;
+    }
+
+    /** A call of {@code kind} with no verified caller. */
+    public ToolCall(Side side, String server, String tool, Map<String, ?> arguments, String sessionId, String clientId,
+                    Map<String, ?> inputSchema, Kind kind) {
+        this(side, server, tool, arguments, sessionId, clientId, inputSchema, kind, Caller.unverified());
     }
 
     /** A tool call. */
@@ -59,6 +68,11 @@ public record ToolCall(
     }
 
     public ToolCall withIdentity(String sessionId, String clientId) {
-        return new ToolCall(side, server, tool, arguments, sessionId, clientId, inputSchema, kind);
+        return new ToolCall(side, server, tool, arguments, sessionId, clientId, inputSchema, kind, caller);
+    }
+
+    /** This call, made by {@code caller}. */
+    public ToolCall withCaller(Caller caller) {
+        return new ToolCall(side, server, tool, arguments, sessionId, clientId, inputSchema, kind, caller);
     }
 }

@@ -1,10 +1,12 @@
 package dev.mcppolicy.log;
 
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.text.DisplayText;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,6 +49,7 @@ public final class DecisionRecord {
     private final boolean logArguments;
     private final ApprovalNote approval;
     private final String redacted;
+    private final boolean hashUser;
 
     public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments) {
         this(at, call, decision, tookMicros, logArguments, null);
@@ -66,6 +69,16 @@ public final class DecisionRecord {
      */
     public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments, ApprovalNote approval,
             String redacted) {
+        this(at, call, decision, tookMicros, logArguments, approval, redacted, false);
+    }
+
+    /**
+     * As above; {@code hashUser} ({@code log_user=hash}): the verified caller's subject is shown as
+     * {@code sha256:<hex>} of its UTF-8, not as it is (issue 32).
+     */
+    public DecisionRecord(Instant at, ToolCall call, Decision decision, long tookMicros, boolean logArguments, ApprovalNote approval,
+            String redacted, boolean hashUser) {
+        this.hashUser = hashUser;
         this.at = at;
         this.call = call;
         this.decision = decision;
@@ -73,6 +86,23 @@ public final class DecisionRecord {
         this.logArguments = logArguments;
         this.approval = approval;
         this.redacted = redacted;
+    }
+
+    /** Whether {@link #user()} is the subject's hash ({@code log_user=hash}). */
+    public boolean hashesUser() {
+        return hashUser;
+    }
+
+    /**
+     * Who called, as the line's {@code user=} shows it: the verified caller's subject (or {@code sha256:<hex>} of it,
+     * {@link #hashesUser()}); {@code null} when the caller was not verified, and the line has no {@code user=}.
+     */
+    public String user() {
+        Caller caller = call.caller();
+        if (!caller.verified() || caller.sub() == null) {
+            return null;
+        }
+        return hashUser ? "sha256:" + CanonicalJson.sha256Hex(caller.sub().getBytes(StandardCharsets.UTF_8)) : caller.sub();
     }
 
     /** What a result rule redacted from the call's answer, {@code <detector>:<count>,...}, or {@code null}. */
@@ -110,8 +140,9 @@ public final class DecisionRecord {
 
     /**
      * {@code mcp-policy decision=DENY tool=run_command side=server rule=/tools/run_command/deny_if/0
-     * arg=args.command reason="..." session=... client=... args_sha256=... took_us=3}; {@code arg} (the
-     * argument path a condition looked at, never its value) only on decisions a condition made.
+     * arg=args.command reason="..." session=... client=... user=... args_sha256=... took_us=3}; {@code arg} (the
+     * argument path a condition looked at, never its value) only on decisions a condition made, {@code user} only for a
+     * verified caller.
      */
     public String toLine() {
         Lines lines = LINES.get();
@@ -163,6 +194,10 @@ public final class DecisionRecord {
         }
         lines.session = field(line, " session=", orDash(call.sessionId()), lines.session);
         lines.client = field(line, " client=", orDash(call.clientId()), lines.client);
+        String user = user();
+        if (user != null) {
+            field(line, " user=", user);
+        }
         lines.keys = field(line, " arg_keys=", argumentKeysText(), lines.keys);
         CanonicalJson.appendSha256(call.arguments(), line.append(" args_sha256="));
         if (logArguments) {
@@ -248,6 +283,10 @@ public final class DecisionRecord {
         }
         member(json, "session", call.sessionId(), fieldCap).append(',');
         member(json, "client", call.clientId(), fieldCap).append(',');
+        String user = user();
+        if (user != null) {
+            member(json, "user", user, fieldCap).append(',');
+        }
         json.append("\"arg_keys\":");
         DisplayText.appendJsonText(CanonicalJson.write(keysWithin(argumentKeys(), fieldCap)), json);
         json.append(',');

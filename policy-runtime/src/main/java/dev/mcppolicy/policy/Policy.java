@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param resourceDefault {@link Action#ALLOW} or {@link Action#DENY}, for resources no rule names
  * @param promptDefault {@link Action#ALLOW} or {@link Action#DENY}, for prompts no rule names
  * @param pinning {@code pin}, {@code pins} and {@code pin_new} (SPEC §14, client side)
+ * @param identity where a verified caller comes from when the app has none ({@code identity.jwt}, issue 32)
  * @param sha256 hex SHA-256 of the policy source, or {@code null} for a policy built in code
  */
 public record Policy(
@@ -37,6 +38,7 @@ public record Policy(
         Action resourceDefault,
         Action promptDefault,
         Pinning pinning,
+        Identity identity,
         String sha256) {
 
     public Policy {
@@ -52,6 +54,15 @@ public record Policy(
         Objects.requireNonNull(resourceDefault, "resourceDefault");
         Objects.requireNonNull(promptDefault, "promptDefault");
         pinning = pinning == null ? Pinning.NONE : pinning;
+        identity = identity == null ? Identity.NONE : identity;
+    }
+
+    /** A policy with no {@code identity} section. */
+    public Policy(String version, Action defaultAction, Mode mode, List<String> hide, List<Limit> allToolsLimits,
+                  Map<String, ToolRule> tools, Map<String, ServerPolicy> servers, Map<String, ToolRule> resources,
+                  Map<String, ToolRule> prompts, Action resourceDefault, Action promptDefault, Pinning pinning, String sha256) {
+        this(version, defaultAction, mode, hide, allToolsLimits, tools, servers, resources, prompts, resourceDefault,
+                promptDefault, pinning, Identity.NONE, sha256);
     }
 
     /** A policy that says nothing of pins. */

@@ -31,7 +31,60 @@ public final class PolicyLint {
         for (Map.Entry<String, ServerPolicy> server : policy.servers().entrySet()) {
             checkRules(server.getValue().tools(), "/servers/" + JsonPointers.escape(server.getKey()) + "/tools", warnings);
         }
+        String caller = firstCallerUse(policy);
+        if (caller != null) {
+            warnings.add(new PolicyWarning(caller, "the agent does not read a verified caller yet (issue 32): every call is judged"
+                    + " unverified (caller.verified is false, caller.* conditions see nothing else, user limits share one budget,"
+                    + " (none)); check, explain and test decide them with the caller they are given"));
+        }
         return List.copyOf(warnings);
+    }
+
+    /** The pointer of the policy's first use of who is calling (issue 32): {@code identity}, a {@code caller.*} condition, a {@code user} limit. */
+    private static String firstCallerUse(Policy policy) {
+        if (policy.identity().isSet()) {
+            return "/identity";
+        }
+        Map<String, Map<String, ToolRule>> sections = new java.util.LinkedHashMap<>();
+        sections.put("/tools", policy.tools());
+        sections.put("/resources", policy.resources());
+        sections.put("/prompts", policy.prompts());
+        for (Map.Entry<String, ServerPolicy> server : policy.servers().entrySet()) {
+            String at = "/servers/" + JsonPointers.escape(server.getKey());
+            sections.put(at + "/tools", server.getValue().tools());
+            sections.put(at + "/resources", server.getValue().resources());
+            sections.put(at + "/prompts", server.getValue().prompts());
+        }
+        for (Map.Entry<String, Map<String, ToolRule>> section : sections.entrySet()) {
+            for (Map.Entry<String, ToolRule> rule : section.getValue().entrySet()) {
+                String at = section.getKey() + "/" + JsonPointers.escape(rule.getKey());
+                List<Condition> require = rule.getValue().require();
+                for (int i = 0; i < require.size(); i++) {
+                    if (require.get(i).onCaller()) {
+                        return at + "/require/" + i;
+                    }
+                }
+                List<Condition> denyIf = rule.getValue().denyIf();
+                for (int i = 0; i < denyIf.size(); i++) {
+                    if (denyIf.get(i).onCaller()) {
+                        return at + "/deny_if/" + i;
+                    }
+                }
+                List<Limit> limits = rule.getValue().limits();
+                for (int i = 0; i < limits.size(); i++) {
+                    if (limits.get(i).scope() == Scope.USER) {
+                        return at + "/limits/" + i;
+                    }
+                }
+            }
+        }
+        List<Limit> all = policy.allToolsLimits();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).scope() == Scope.USER) {
+                return "/all_tools/limits/" + i;
+            }
+        }
+        return null;
     }
 
     private static void checkRules(Map<String, ToolRule> rules, String at, List<PolicyWarning> warnings) {

@@ -7,7 +7,12 @@ public enum Scope {
     /** One budget per MCP session. */
     SESSION("session"),
     /** One budget per client identity; survives reconnects. */
-    CLIENT("client");
+    CLIENT("client"),
+    /**
+     * One budget per verified caller, by its subject (issue 32); every call without a verified caller shares one,
+     * {@code (none)}.
+     */
+    USER("user");
 
     private final String word;
 

@@ -228,6 +228,55 @@ class PolicyCliTest {
         assertThat(err()).contains("names both 'tool' and 'resource'; a call is one of them");
     }
 
+    private static final String CALLER_POLICY = """
+            version: "1"
+            default: deny
+            tools:
+              run_command:
+                require: [{path: caller.roles, op: contains, value: ops}]
+              search:
+                limits: [{max: 1, window: minute, scope: user}]
+            """;
+
+    @Test
+    void explainAndTestTakeACaller() throws IOException {
+        Path policy = write("p.yaml", CALLER_POLICY);
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--caller",
+                "{\"sub\":\"alice\",\"roles\":[\"ops\"],\"claims\":{\"team\":\"blue\"},\"verified\":true}")).isZero();
+        assertThat(out()).contains("decision: ALLOW", "rule:     /tools/run_command");
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--caller", "{\"sub\":\"bob\",\"roles\":[\"devops\"]}")).isZero();
+        assertThat(out()).contains("decision: DENY", "rule:     /tools/run_command/require/0", "argument: caller.roles");
+        out.reset();
+        assertThat(run("explain", policy.toString(), "--tool", "run_command")).isZero();
+        assertThat(out()).contains("decision: DENY");
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--caller", "{\"sub\":\"x\",\"verified\":false}")).isEqualTo(2);
+        assertThat(err()).contains("--caller: an unverified caller has no sub, name, roles or claims");
+        assertThat(run("explain", policy.toString(), "--tool", "run_command", "--caller", "{\"roles\":\"ops\"}")).isEqualTo(2);
+        assertThat(err()).contains("--caller/roles: expected an array of strings");
+
+        Path cases = write("cases.yaml", """
+                - {name: ops may run, tool: run_command, caller: {sub: alice, roles: [ops]}, expect: ALLOW}
+                - {name: devops is not ops, tool: run_command, caller: {sub: bob, roles: [devops]}, expect: DENY}
+                - {name: nobody verified, tool: run_command, caller: {verified: false}, expect: DENY}
+                - name: one search a minute per user
+                  tool: search
+                  caller: {sub: alice}
+                  steps:
+                    - {expect: ALLOW}
+                    - {expect: DENY}
+                    - {caller: {sub: bob}, expect: ALLOW}
+                    - {caller: {verified: false}, expect: ALLOW}
+                    - {caller: {verified: false}, expect: DENY}
+                """);
+        out.reset();
+        assertThat(run("test", policy.toString(), cases.toString())).as(out() + err()).isZero();
+        assertThat(out()).endsWith("4 cases, 0 failed" + System.lineSeparator());
+        Path bad = write("bad.yaml", "- {tool: search, caller: {sub: 5}, expect: ALLOW}\n");
+        assertThat(run("test", policy.toString(), bad.toString())).isEqualTo(2);
+        assertThat(err()).contains("/caller/sub: expected a string");
+    }
+
     @Test
     void testRunsCasesAndSequencesOnAVirtualClock() throws IOException {
         Path policy = specExample();

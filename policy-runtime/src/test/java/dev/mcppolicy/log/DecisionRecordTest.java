@@ -2,6 +2,7 @@ package dev.mcppolicy.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Side;
@@ -28,6 +29,20 @@ class DecisionRecordTest {
                 "mcp-policy decision=DENY tool=run_command side=server rule=/tools/run_command/deny_if/0 arg=args.command"
                         + " reason=\"run_command is limited to read-only commands\" session=sess-1 client=claude-code"
                         + " arg_keys=command,cwd args_sha256=" + ARGS_SHA + " took_us=3");
+    }
+
+    @Test
+    void aVerifiedCallerIsTheUserFieldOrItsHashAndAnUnverifiedOneAddsNothing() {
+        ToolCall byAlice = CALL.withCaller(Caller.verified("alice@example.com", "Alice", List.of("ops"), Map.of()));
+        assertThat(new DecisionRecord(AT, byAlice, DENIED, 3, false).toLine())
+                .contains(" client=claude-code user=alice@example.com arg_keys=command,cwd ");
+        assertThat(new DecisionRecord(AT, byAlice, DENIED, 3, false).toJson()).contains("\"client\":\"claude-code\",\"user\":\"alice@example.com\",");
+        String hashed = "sha256:" + CanonicalJson.sha256Hex("alice@example.com".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        DecisionRecord hidden = new DecisionRecord(AT, byAlice, DENIED, 3, false, null, null, true);
+        assertThat(hidden.toLine()).contains(" user=" + hashed + " ").doesNotContain("alice");
+        assertThat(hidden.toJson()).contains("\"user\":\"" + hashed + "\"").doesNotContain("alice");
+        assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toLine()).doesNotContain("user=");
+        assertThat(new DecisionRecord(AT, CALL, DENIED, 3, false).toJson()).doesNotContain("\"user\"");
     }
 
     @Test

@@ -99,6 +99,18 @@ class PolicyLintTest {
     }
 
     @Test
+    void saysOnceWhereThePolicyFirstAsksWhoIsCallingWhichTheAgentDoesNotReadYet() throws PolicyException {
+        List<PolicyWarning> caller = warnings("\"search\": {\"limits\": [{\"max\": 5, \"window\": 60, \"scope\": \"user\"}]},"
+                + " \"run_command\": {\"require\": [{\"path\": \"caller.roles\", \"op\": \"contains\", \"value\": \"ops\"}]}");
+        assertThat(caller).hasSize(1);
+        assertThat(caller.get(0).pointer()).isEqualTo("/tools/search/limits/0");
+        assertThat(caller.get(0).message()).startsWith("the agent does not read a verified caller yet (issue 32)");
+        assertThat(PolicyLint.warnings(policy("{\"version\": \"1\", \"identity\": {\"jwt\": {\"jwks\": \"k.json\","
+                + " \"issuer\": \"i\", \"audience\": \"a\"}}}"))).extracting(PolicyWarning::pointer).containsExactly("/identity");
+        assertThat(warnings("\"x\": {\"require\": [{\"path\": \"args.caller.sub\", \"op\": \"exists\"}]}")).isEmpty();
+    }
+
+    @Test
     void findsNothingInTheSpecExample() throws Exception {
         try (var in = getClass().getResourceAsStream("/policies/spec-example.json")) {
             assertThat(PolicyLint.warnings(policy(new String(in.readAllBytes(), StandardCharsets.UTF_8)))).isEmpty();

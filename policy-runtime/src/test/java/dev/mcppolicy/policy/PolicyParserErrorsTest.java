@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every message a policy author can get, with its pointer and position (SPEC §3, issue 2 §2). */
 class PolicyParserErrorsTest {
     private static final String TOP_KEYS = "expected one of version, default, mode, hide, all_tools, tools, servers, resources, prompts,"
-            + " resource_default, prompt_default, pin, pins, pin_new";
+            + " resource_default, prompt_default, pin, pins, pin_new, identity";
     private static final String RULE_KEYS = "expected one of action, reason, require, deny_if, limits, arguments, approval, mode, result";
     private static final String LIMIT_KEYS = "expected one of counter, window, max, scope, algorithm";
     private static final String CONDITION_KEYS = "expected one of path, op, value";
@@ -217,7 +217,7 @@ class PolicyParserErrorsTest {
     @CsvSource(delimiterString = " => ", value = {
         "\"counter\": \"\" => /tools/t/limits/0/counter (line 1, column 81): expected a counter name, got the string \"\"",
         "\"counter\": 3 => /tools/t/limits/0/counter (line 1, column 81): expected a counter name, got the number 3",
-        "\"scope\": \"user\" => /tools/t/limits/0/scope (line 1, column 79): expected one of global|session|client|grant, got the string \"user\"",
+        "\"scope\": \"users\" => /tools/t/limits/0/scope (line 1, column 79): expected one of global|session|client|grant|user, got the string \"users\"",
         "\"algorithm\": \"leaky\" => /tools/t/limits/0/algorithm (line 1, column 83): expected one of sliding|fixed|token_bucket, got the string \"leaky\"",
     })
     void rejectsABadLimitSetting(String member, String expected) {
@@ -670,6 +670,67 @@ class PolicyParserErrorsTest {
                                 + "dependentRequired, dependentSchemas, items, prefixItems, minItems, maxItems, uniqueItems, "
                                 + "contains, minContains, maxContains, allOf, anyOf, oneOf, not, if, then, else, $ref, $defs, "
                                 + "definitions");
+    }
+
+    @Test
+    void aCallerPathNamesAKnownFieldAndTheArgumentNamedCallerIsArgsCaller() throws PolicyException {
+        assertThat(only("""
+                {"version": "1", "tools": {"x": {"require": [{"path": "caller.role", "op": "contains", "value": "ops"}]}}}
+                """)).isEqualTo("/tools/x/require/0/path (line 1, column 55): unknown caller field 'role' (did you mean 'roles'?);"
+                + " expected caller.sub, caller.name, caller.roles, caller.claims.<name> or caller.verified (an argument named caller is"
+                + " args.caller)");
+        assertThat(only("""
+                {"version": "1", "tools": {"x": {"deny_if": [{"path": "caller.claims", "op": "exists"}]}}}
+                """)).contains("/tools/x/deny_if/0/path").contains("caller.claims needs a claim's name after it, like caller.claims.email");
+        assertThat(only("""
+                {"version": "1", "tools": {"x": {"require": [{"path": "caller.sub.first", "op": "exists"}]}}}
+                """)).contains("caller.sub has no fields");
+        assertThat(only("""
+                {"version": "1", "tools": {"x": {"require": [{"path": "caller", "op": "exists"}]}}}
+                """)).contains("unknown caller field ''");
+        assertThat(parse("""
+                {"version": "1", "tools": {"x": {"require": [{"path": "args.caller.role", "op": "exists"},
+                  {"path": "caller.claims.groups.0", "op": "eq", "value": "a"}, {"path": "caller.verified", "op": "eq", "value": true}]}}}
+                """).tools().get("x").require()).hasSize(3);
+    }
+
+    @Test
+    void theIdentitySectionNamesAKeySetAnIssuerAndAnAudience() throws PolicyException {
+        Policy policy = parse("""
+                {"version": "1", "identity": {"jwt": {"jwks": "https://idp.example.com/.well-known/jwks.json",
+                  "issuer": "https://idp.example.com/", "audience": "mcp-tools"}}}
+                """);
+        assertThat(policy.identity().jwt()).isEqualTo(new Identity.Jwt("https://idp.example.com/.well-known/jwks.json",
+                "https://idp.example.com/", "mcp-tools"));
+        assertThat(policy.identity().jwt().jwksIsUrl()).isTrue();
+        assertThat(parse("{\"version\": \"1\"}").identity()).isEqualTo(Identity.NONE);
+        assertThat(parse("""
+                {"version": "1", "identity": {"jwt": {"jwks": "keys/jwks.json", "issuer": "i", "audience": "a"}}}
+                """).identity().jwt().jwksIsUrl()).isFalse();
+        assertThat(parse("""
+                {"version": "1", "identity": {"jwt": {"jwks": "http://127.0.0.1:8080/jwks", "issuer": "i", "audience": "a"}}}
+                """).identity().isSet()).isTrue();
+        assertThat(all("""
+                {"version": "1", "identity": {"jwt": {"jwks": "http://idp.example.com/jwks", "issuer": 5, "audiences": "a"}}}
+                """)).containsExactly(
+                "/identity/jwt (line 1, column 38): missing required key 'audience' (an aud a token must carry)",
+                "/identity/jwt/jwks (line 1, column 47): a key set fetched over plain http can be swapped on the way; use https://"
+                        + " (http:// only for a loopback host)",
+                "/identity/jwt/issuer (line 1, column 88): expected the iss a token must carry, got the number 5",
+                "/identity/jwt/audiences (line 1, column 104): unknown key 'audiences' (did you mean 'audience'?); expected one of"
+                        + " jwks, issuer, audience");
+        assertThat(all("""
+                {"version": "1", "identity": {"oidc": {}}}
+                """)).hasSize(2).anyMatch(error -> error.startsWith("/identity/oidc (line 1, column 39): unknown key 'oidc'; expected one of jwt"))
+                .anyMatch(error -> error.contains("missing required key 'jwt'"));
+    }
+
+    @Test
+    void aUserLimitIsAScope() throws PolicyException {
+        Policy policy = parse("""
+                {"version": "1", "tools": {"x": {"limits": [{"max": 100, "window": "1d", "scope": "user"}]}}}
+                """);
+        assertThat(policy.tools().get("x").limits().get(0).scope()).isEqualTo(Scope.USER);
     }
 
     // --- helpers ---

@@ -63,10 +63,10 @@ final class DecisionLine implements DecisionListener {
     private static String unreadableArguments(DecisionRecord record, Throwable error) {
         ToolCall call = record.call();
         ToolCall without = new ToolCall(call.side(), call.server(), call.tool(), Map.of(), call.sessionId(), call.clientId(), null,
-                call.kind());
+                call.kind(), call.caller());
         // the keys and hash of no arguments would claim what was not read
         return new DecisionRecord(record.at(), without, record.decision(), record.tookMicros(), false, record.approval(),
-                record.redacted()).toLine()
+                record.redacted(), record.hashesUser()).toLine()
                 .replace(NO_ARGUMENTS, " args_unreadable=" + error.getClass().getSimpleName());
     }
 

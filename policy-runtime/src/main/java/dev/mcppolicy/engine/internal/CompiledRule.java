@@ -187,14 +187,20 @@ final class CompiledRule {
                 return invalid;
             }
         }
+        // what caller.* conditions read (issue 32): built at the first one, never for a rule that has none
+        Map<String, ?> caller = null;
         for (int i = 0; i < require.length; i++) {
-            ArgumentCondition.Stop stop = require[i].check(arguments);
+            ArgumentCondition condition = require[i];
+            ArgumentCondition.Stop stop = condition.check(!condition.onCaller() ? arguments
+                    : caller != null ? caller : (caller = call.caller().view()));
             if (stop != null) {
                 return stop.detail() == null ? requireFailed[i] : stopped(requireFailed[i], requireReasons[i], stop);
             }
         }
         for (int i = 0; i < denyIf.length; i++) {
-            ArgumentCondition.Stop stop = denyIf[i].check(arguments);
+            ArgumentCondition condition = denyIf[i];
+            ArgumentCondition.Stop stop = condition.check(!condition.onCaller() ? arguments
+                    : caller != null ? caller : (caller = call.caller().view()));
             if (stop != null) {
                 return stop.detail() == null ? denyIfMatched[i] : stopped(denyIfMatched[i], denyIfReasons[i], stop);
             }

@@ -1,5 +1,6 @@
 package dev.mcppolicy.engine.internal;
 
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.ToolCall;
 import dev.mcppolicy.json.CanonicalJson;
 import dev.mcppolicy.policy.Limit;
@@ -10,7 +11,8 @@ import dev.mcppolicy.ratelimit.RateLimitStore;
  * The key each limit of a call counts under, computed by the engine so that every store counts the
  * same calls together: {@link RateLimitStore#GLOBAL_KEY} for a {@code global} limit, the session id for
  * a {@code session} limit, the client id for a {@code client} limit, and {@link #ANONYMOUS} (one shared
- * budget) for a call that has no such id.
+ * budget) for a call that has no such id; the verified caller's subject for a {@code user} limit, and
+ * {@link #NO_USER} for a call without one.
  */
 final class CounterKeys {
     /** The key of a call that carries no identity for a {@code session} or {@code client} limit: one shared bucket. */
@@ -27,7 +29,19 @@ final class CounterKeys {
         if (scope == Scope.GLOBAL) {
             return RateLimitStore.GLOBAL_KEY;
         }
+        if (scope == Scope.USER) {
+            return user(call);
+        }
         return identity(scope == Scope.SESSION ? call.sessionId() : call.clientId());
+    }
+
+    /** The key of every call without a verified caller under a {@code user} limit: one shared budget. */
+    static final String NO_USER = "(none)";
+
+    /** A {@code user} limit's key: the verified caller's subject, or {@link #NO_USER}. */
+    static String user(ToolCall call) {
+        Caller caller = call.caller();
+        return caller.verified() && caller.sub() != null ? identity(caller.sub()) : NO_USER;
     }
 
     /** The keys of {@code limits} for {@code call}, in their order; each scope's key is computed once. */
@@ -41,6 +55,8 @@ final class CounterKeys {
                 keys[i] = RateLimitStore.GLOBAL_KEY;
             } else if (scope == Scope.SESSION) {
                 keys[i] = session != null ? session : (session = identity(call.sessionId()));
+            } else if (scope == Scope.USER) {
+                keys[i] = user(call);
             } else {
                 keys[i] = client != null ? client : (client = identity(call.clientId()));
             }

@@ -10,6 +10,7 @@ import dev.mcppolicy.policy.Approval;
 import dev.mcppolicy.policy.Condition;
 import dev.mcppolicy.policy.Durations;
 import dev.mcppolicy.policy.Glob;
+import dev.mcppolicy.policy.Identity;
 import dev.mcppolicy.policy.Limit;
 import dev.mcppolicy.policy.Mode;
 import dev.mcppolicy.policy.Op;
@@ -38,7 +39,7 @@ import java.util.Set;
  */
 public final class PolicyBinder {
     private static final List<String> TOP_KEYS = List.of("version", "default", "mode", "hide", "all_tools", "tools", "servers",
-            "resources", "prompts", "resource_default", "prompt_default", "pin", "pins", "pin_new");
+            "resources", "prompts", "resource_default", "prompt_default", "pin", "pins", "pin_new", "identity");
     private static final List<String> RULE_KEYS = List.of("action", "reason", "require", "deny_if", "limits", "arguments", "approval", "mode",
             "result");
     private static final List<String> RESULT_KEYS = List.of("max_bytes", "redact", "deny_if");
@@ -99,8 +100,71 @@ public final class PolicyBinder {
         Action promptDefault = defaultAction(fields.get("prompt_default"), "/prompt_default", Action.ALLOW);
         Pinning pinning = new Pinning(pin(fields.get("pin"), "/pin"), pinsFile(fields.get("pins")),
                 defaultAction(fields.get("pin_new"), "/pin_new", null));
+        Identity identity = identity(fields.get("identity"));
         return new Policy(version, defaultAction, mode, hide, allToolsLimits, tools, servers, resources, prompts,
-                resourceDefault, promptDefault, pinning, sha256);
+                resourceDefault, promptDefault, pinning, identity, sha256);
+    }
+
+    private static final List<String> IDENTITY_KEYS = List.of("jwt");
+    private static final List<String> JWT_KEYS = List.of("jwks", "issuer", "audience");
+
+    /** {@code identity: {jwt: {jwks, issuer, audience}}} (issue 32); absent: {@link Identity#NONE}. */
+    private Identity identity(Node node) {
+        if (node == null) {
+            return Identity.NONE;
+        }
+        if (!node.is(Node.Kind.OBJECT)) {
+            error("/identity", node, "expected an object {jwt: {jwks, issuer, audience}}, got " + node.describe());
+            return Identity.NONE;
+        }
+        checkKeys(node.fields(), "/identity", IDENTITY_KEYS);
+        Node jwtNode = node.fields().get("jwt");
+        if (jwtNode == null) {
+            error("/identity", node, "missing required key 'jwt'");
+            return Identity.NONE;
+        }
+        if (!jwtNode.is(Node.Kind.OBJECT)) {
+            error("/identity/jwt", jwtNode, "expected an object {jwks, issuer, audience}, got " + jwtNode.describe());
+            return Identity.NONE;
+        }
+        Map<String, Node> fields = jwtNode.fields();
+        checkKeys(fields, "/identity/jwt", JWT_KEYS);
+        String jwks = requiredText(fields, jwtNode, "/identity/jwt", "jwks",
+                "the key set: an https:// URL of a JWK set, or a file holding one (relative to the policy file)");
+        if (jwks != null && jwks.startsWith("http://") && !loopbackUrl(jwks)) {
+            error("/identity/jwt/jwks", fields.get("jwks"), "a key set fetched over plain http can be swapped on the way;"
+                    + " use https:// (http:// only for a loopback host)");
+            jwks = null;
+        }
+        String issuer = requiredText(fields, jwtNode, "/identity/jwt", "issuer", "the iss a token must carry");
+        String audience = requiredText(fields, jwtNode, "/identity/jwt", "audience", "an aud a token must carry");
+        if (jwks == null || issuer == null || audience == null) {
+            return Identity.NONE;
+        }
+        return new Identity(new Identity.Jwt(jwks, issuer, audience));
+    }
+
+    private String requiredText(Map<String, Node> fields, Node parent, String at, String key, String what) {
+        Node value = fields.get(key);
+        if (value == null) {
+            error(at, parent, "missing required key '" + key + "' (" + what + ")");
+            return null;
+        }
+        if (!value.is(Node.Kind.STRING) || value.text().isBlank()) {
+            error(at + "/" + key, value, "expected " + what + ", got " + value.describe());
+            return null;
+        }
+        return value.text();
+    }
+
+    private static boolean loopbackUrl(String url) {
+        String rest = url.substring("http://".length());
+        String host = rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest;
+        if (host.startsWith("[")) {
+            return host.startsWith("[::1]");
+        }
+        host = host.contains(":") ? host.substring(0, host.indexOf(':')) : host;
+        return host.equals("localhost") || host.startsWith("127.");
     }
 
     private String version(Node node, Node root) {
@@ -470,6 +534,8 @@ public final class PolicyBinder {
         } else if (!pathNode.is(Node.Kind.STRING) || !validPath(pathNode.text())) {
             error(at + "/path", pathNode, "expected a dot path into the " + (result ? "structured content" : "arguments")
                     + " like \"command\" or \"options.0.name\", got " + pathNode.describe());
+        } else if (!result && callerPathError(pathNode.text()) != null) {
+            error(at + "/path", pathNode, callerPathError(pathNode.text()));
         } else {
             path = pathNode.text();
         }
@@ -493,6 +559,32 @@ public final class PolicyBinder {
             return null;
         }
         return new Condition(path, op, value);
+    }
+
+    /**
+     * What is wrong with a {@code caller.*} path (issue 32), or {@code null} when it is one (or no caller path at all):
+     * {@code caller.sub}, {@code caller.name}, {@code caller.roles}, {@code caller.verified} or
+     * {@code caller.claims.<name>} (a claim, and a dot path into it). The argument named caller is {@code args.caller}.
+     */
+    static String callerPathError(String path) {
+        if (!Condition.isCallerPath(path)) {
+            return null;
+        }
+        String field = path.equals("caller") ? "" : path.substring("caller.".length());
+        String head = field.contains(".") ? field.substring(0, field.indexOf('.')) : field;
+        if (head.equals("claims") ? field.length() > "claims.".length() : Condition.CALLER_FIELDS.contains(head) && head.equals(field)) {
+            return null;
+        }
+        String expected = "expected caller.sub, caller.name, caller.roles, caller.claims.<name> or caller.verified"
+                + " (an argument named caller is args.caller)";
+        if (head.equals("claims")) {
+            return "caller.claims needs a claim's name after it, like caller.claims.email; " + expected;
+        }
+        if (Condition.CALLER_FIELDS.contains(head)) {
+            return "caller." + head + " has no fields; " + expected;
+        }
+        String suggestion = Suggestions.closest(head, Condition.CALLER_FIELDS);
+        return "unknown caller field '" + head + "'" + (suggestion == null ? "" : " (did you mean '" + suggestion + "'?)") + "; " + expected;
     }
 
     private static boolean validPath(String path) {
@@ -625,11 +717,12 @@ public final class PolicyBinder {
         Scope scope = Scope.GLOBAL;
         Node scopeNode = fields.get("scope");
         if (scopeNode != null) {
-            String word = word(scopeNode, at + "/scope", List.of("global", "session", "client", "grant"));
+            String word = word(scopeNode, at + "/scope", List.of("global", "session", "client", "grant", "user"));
             if (word == null) {
                 ok = false;
             } else {
-                scope = word.equals("global") ? Scope.GLOBAL : word.equals("session") ? Scope.SESSION : Scope.CLIENT;
+                scope = word.equals("global") ? Scope.GLOBAL : word.equals("session") ? Scope.SESSION
+                        : word.equals("user") ? Scope.USER : Scope.CLIENT;
             }
         }
         Algorithm algorithm = Algorithm.SLIDING;
