@@ -242,6 +242,11 @@ public final class PolicySnapshot {
         return source;
     }
 
+    /** Whether the policy names a key source for the callers' tokens ({@code identity.jwt}, issue 32). */
+    public boolean namesKeySource() {
+        return engine != null && engine.policy().identity().isSet();
+    }
+
     public Path path() {
         return path;
     }

@@ -33,9 +33,10 @@ public final class PolicyLint {
         }
         String caller = firstCallerUse(policy);
         if (caller != null) {
-            warnings.add(new PolicyWarning(caller, "the agent does not read a verified caller yet (issue 32): every call is judged"
-                    + " unverified (caller.verified is false, caller.* conditions see nothing else, user limits share one budget,"
-                    + " (none)); check, explain and test decide them with the caller they are given"));
+            warnings.add(new PolicyWarning(caller, "the agent reads a verified caller on the MCP Java SDK's HTTP servlet transports"
+                    + " only (issue 32): elsewhere every call is judged unverified (caller.verified is false, caller.* conditions see"
+                    + " nothing else, user limits share one budget, (none)); check, explain and test decide them with the caller"
+                    + " they are given"));
         }
         return List.copyOf(warnings);
     }

@@ -20,6 +20,8 @@ import java.util.List;
 public final class Identity {
     /** The transport-context key under which the agent's HTTP transport hook leaves the hashed credential. */
     public static final String AGENT_PRINCIPAL_KEY = "mcppolicy.principal";
+    /** The transport-context key under which the agent's HTTP transport hook leaves who the caller is (issue 32). */
+    public static final String AGENT_CALLER_KEY = "mcppolicy.caller";
     /** Where a caller's identity is looked for in a transport context, first found wins; all but ours are hashed here. */
     private static final String[] PRINCIPAL_KEYS = {"principal", AGENT_PRINCIPAL_KEY, "Authorization", "authorization"};
 
@@ -62,6 +64,19 @@ public final class Identity {
             return info == null ? null : asString(Reflection.callGetter(shape.infoName(info.getClass()), info, "name"));
         }
         return null;
+    }
+
+    /**
+     * Who called (issue 32), as the agent's HTTP transport hook found it for the request ({@code CallerOutcome}):
+     * {@code null} when it left nothing (stdio, an unhooked transport, a request with no principal and no token).
+     */
+    public static Object callerOutcome(Object exchangeOrContext) {
+        Shape shape = shapeOf(exchangeOrContext);
+        Object context = shape.exchange
+                ? (shape.transportContext != null ? Reflection.callGetter(shape.transportContext, exchangeOrContext, "transportContext") : null)
+                : exchangeOrContext;
+        MethodHandle get = context == null ? null : shape.contextGet(context.getClass());
+        return get == null ? null : Reflection.call(get, context, AGENT_CALLER_KEY);
     }
 
     /**
@@ -184,13 +199,26 @@ public final class Identity {
      * such interface.
      */
     public static Object withPrincipal(Object context, String principal) {
+        return withPrincipal(context, principal, null);
+    }
+
+    /**
+     * {@link #withPrincipal(Object, String)} that also answers {@link #AGENT_CALLER_KEY} with {@code caller} (a
+     * {@code CallerOutcome}); a {@code null} principal or caller is not answered.
+     */
+    public static Object withPrincipal(Object context, String principal, Object caller) {
         Class<?> contract = transportContextInterface(context == null ? null : context.getClass());
         if (contract == null) {
             return context;
         }
         InvocationHandler handler = (proxy, method, args) -> {
-            if (args != null && args.length == 1 && method.getName().equals("get") && AGENT_PRINCIPAL_KEY.equals(args[0])) {
-                return principal;
+            if (args != null && args.length == 1 && method.getName().equals("get")) {
+                if (principal != null && AGENT_PRINCIPAL_KEY.equals(args[0])) {
+                    return principal;
+                }
+                if (caller != null && AGENT_CALLER_KEY.equals(args[0])) {
+                    return caller;
+                }
             }
             Object result;
             try {
@@ -199,7 +227,7 @@ public final class Identity {
                 throw e.getCause();
             }
             // a context made from this one (SDK 2.2's putAll, which its modern HTTP transport calls) keeps the principal
-            return result != null && method.getReturnType() == contract ? withPrincipal(result, principal) : result;
+            return result != null && method.getReturnType() == contract ? withPrincipal(result, principal, caller) : result;
         };
         return Proxy.newProxyInstance(contract.getClassLoader(), new Class<?>[] {contract}, handler);
     }

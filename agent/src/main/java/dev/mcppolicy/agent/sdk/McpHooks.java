@@ -14,8 +14,12 @@ import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.identity.AppPrincipal;
+import dev.mcppolicy.agent.identity.CallerOutcome;
+import dev.mcppolicy.agent.identity.JwtIdentity;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.pins.ToolPins;
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Kind;
@@ -138,7 +142,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
                 TestHooks.midCall(holder);
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
-                    Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema);
+                    Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema, Kind.TOOL, caller(exchangeOrContext));
             Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {
@@ -304,15 +308,53 @@ public final class McpHooks implements PolicyBridge.Hooks {
     public Object transportContext(Object context, Object request) {
         try {
             String credential = Identity.header(request, "Authorization");
-            if (credential == null || credential.isBlank()) {
+            boolean hasCredential = credential != null && !credential.isBlank();
+            CallerOutcome caller = callerOf(request, hasCredential ? credential : null);
+            if (!hasCredential && caller == CallerOutcome.NONE) {
                 return context;
             }
-            return Identity.withPrincipal(context, Identity.principalOf(credential));
+            return Identity.withPrincipal(context, hasCredential ? Identity.principalOf(credential) : null,
+                    caller == CallerOutcome.NONE ? null : caller);
         } catch (Throwable t) {
             // the call is still decided; its caller is then known by clientInfo.name only
             Diagnostics.adviceError("HTTP transport context (caller identity)", t);
             return context;
         }
+    }
+
+    /**
+     * Who the request's caller is (issue 32): the principal the app verified (Spring Security, a servlet container),
+     * else the Bearer token the agent verified itself when the policy names a key source ({@code identity.jwt}), else
+     * {@link CallerOutcome#NONE}.
+     */
+    private CallerOutcome callerOf(Object request, String credential) {
+        Caller app = AppPrincipal.of(request);
+        if (app != null) {
+            return CallerOutcome.of(app);
+        }
+        if (credential == null || !holder.isLoaded()) {
+            return CallerOutcome.NONE;
+        }
+        PolicySnapshot policy = holder.current();
+        if (!policy.namesKeySource()) {
+            return CallerOutcome.NONE;
+        }
+        return JwtIdentity.of(policy, credential);
+    }
+
+    /**
+     * The caller the transport hook found for this call ({@link Caller#unverified()} when none); throws when its token
+     * could not be checked (the key set did not answer): the call is then decided by {@code on_error}.
+     */
+    static Caller caller(Object exchangeOrContext) {
+        Object outcome = Identity.callerOutcome(exchangeOrContext);
+        if (!(outcome instanceof CallerOutcome found)) {
+            return Caller.unverified();
+        }
+        if (found.isUnavailable()) {
+            throw new IllegalStateException("the caller's token could not be checked: " + found.unavailable());
+        }
+        return found.caller();
     }
 
     @Override
@@ -378,8 +420,8 @@ public final class McpHooks implements PolicyBridge.Hooks {
             name = kind == Kind.RESOURCE ? ToolLists.resourceUri(params) : ToolLists.toolName(params);
             String session = Identity.sessionId(exchangeOrContext);
             String client = Identity.clientId(exchangeOrContext);
-            ToolCall call = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
-                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), session, client);
+            ToolCall call = (kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
+                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), session, client)).withCaller(caller(exchangeOrContext));
             Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {

@@ -1,0 +1,110 @@
+package dev.mcppolicy.agent.identity;
+
+import dev.mcppolicy.agent.sdk.Reflection;
+import dev.mcppolicy.engine.Caller;
+import java.net.URI;
+import java.net.URL;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The caller the app verified itself (issue 32), read from the HTTP request its MCP transport handles: the servlet
+ * {@code HttpServletRequest.getUserPrincipal()} (javax or jakarta; Spring Security's request wrapper answers its
+ * {@code Authentication} there, and none for an anonymous one), or a Spring WebMvc functional {@code ServerRequest}'s
+ * {@code principal()}. Of a Spring Security {@code Authentication}: its name, its authorities as roles, and, for a
+ * token (the OAuth 2.0 resource server's {@code JwtAuthenticationToken}), its claims and their {@code sub}. Claims are
+ * made plain JSON (an {@code Instant} as epoch seconds, a URL as text), as a condition reads them.
+ */
+public final class AppPrincipal {
+    private AppPrincipal() {
+    }
+
+    /** The app's verified caller of {@code request}, or {@code null} when the app has none (or is not asked). */
+    public static Caller of(Object request) {
+        if (request == null) {
+            return null;
+        }
+        Object principal = principal(request);
+        if (principal == null) {
+            return null;
+        }
+        Object authenticated = Reflection.callIfPresent(principal, "isAuthenticated");
+        if (Boolean.FALSE.equals(authenticated)) {
+            return null;
+        }
+        String name = Reflection.asString(Reflection.callIfPresent(principal, "getName"));
+        List<String> roles = new ArrayList<>();
+        Object authorities = Reflection.callIfPresent(principal, "getAuthorities");
+        if (authorities instanceof Collection<?> granted) {
+            for (Object authority : granted) {
+                Object text = Reflection.callIfPresent(authority, "getAuthority");
+                if (text instanceof String role && !role.isEmpty()) {
+                    roles.add(role);
+                }
+            }
+        }
+        Map<String, Object> claims = new LinkedHashMap<>();
+        Object attributes = Reflection.callIfPresent(principal, "getTokenAttributes");
+        if (attributes instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> claim : map.entrySet()) {
+                claims.put(String.valueOf(claim.getKey()), plain(claim.getValue(), 0));
+            }
+        }
+        Object sub = claims.get("sub");
+        String subject = sub instanceof String text && !text.isEmpty() ? text : name;
+        if (subject == null || subject.isEmpty()) {
+            return null;
+        }
+        return Caller.verified(subject, name, roles, claims);
+    }
+
+    private static Object principal(Object request) {
+        Object servlet = Reflection.callIfPresent(request, "getUserPrincipal");
+        if (servlet != null) {
+            return servlet;
+        }
+        Object functional = Reflection.callIfPresent(request, "principal");
+        // WebMvc's ServerRequest answers an Optional; WebFlux's a Mono, which is not read here (it would block)
+        return functional instanceof Optional<?> optional ? optional.orElse(null) : null;
+    }
+
+    /** A claim as plain JSON: maps, lists, strings, numbers and booleans; a time as epoch seconds; anything else as text. */
+    static Object plain(Object value, int depth) {
+        if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
+            return value;
+        }
+        if (depth > 32) {
+            return String.valueOf(value);
+        }
+        if (value instanceof Instant instant) {
+            return instant.getEpochSecond();
+        }
+        if (value instanceof Date date) {
+            return date.getTime() / 1000;
+        }
+        if (value instanceof URL || value instanceof URI) {
+            return value.toString();
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                copy.put(String.valueOf(entry.getKey()), plain(entry.getValue(), depth + 1));
+            }
+            return copy;
+        }
+        if (value instanceof Collection<?> items) {
+            List<Object> copy = new ArrayList<>(items.size());
+            for (Object item : items) {
+                copy.add(plain(item, depth + 1));
+            }
+            return copy;
+        }
+        return String.valueOf(value);
+    }
+}
