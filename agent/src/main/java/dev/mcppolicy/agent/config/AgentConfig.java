@@ -319,6 +319,11 @@ public final class AgentConfig {
         return flag(ConfigKey.LOG_ARGUMENTS);
     }
 
+    /** Whether {@code user=} shows the verified subject's SHA-256 rather than the subject ({@code log_user=hash}). */
+    public boolean hashUser() {
+        return "hash".equals(value(ConfigKey.LOG_USER));
+    }
+
     /** Whether the stdio transports of SDKs before 2.1.0 send serialized (their concurrent sends lose messages). */
     public boolean serializeStdio() {
         return flag(ConfigKey.SERIALIZE_STDIO);

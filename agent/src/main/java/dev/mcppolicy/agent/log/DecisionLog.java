@@ -24,6 +24,8 @@ public final class DecisionLog {
     private final DecisionCounters counters;
     private final MicrometerMeters meters;
     private final boolean logArguments;
+    /** Whether records show a verified caller's subject as its SHA-256 ({@code log_user=hash}); set once, before any decision. */
+    private boolean hashUser;
     /** Whether a listener reads the record's time ({@link DecisionListener#readsTime}): else no clock is read per decision. */
     private final boolean readsTime;
 
@@ -42,6 +44,12 @@ public final class DecisionLog {
             anyReadsTime |= listener.readsTime();
         }
         this.readsTime = anyReadsTime;
+    }
+
+    /** This log, showing a verified caller's subject as its SHA-256 when {@code hash} ({@code log_user=hash}); made before any decision. */
+    public DecisionLog hashingUsers(boolean hash) {
+        this.hashUser = hash;
+        return this;
     }
 
     /** The decision line through the sink {@code log} names (none for {@code off}), then the audit file when {@code audit} is set. */
@@ -102,7 +110,7 @@ public final class DecisionLog {
             return;
         }
         DecisionRecord record = new DecisionRecord(readsTime ? Instant.now() : null, call, decision, tookMicros, logArguments, approval,
-                redacted);
+                redacted, hashUser);
         for (DecisionListener listener : listeners) {
             try {
                 listener.decided(record, sdkLoader);

@@ -42,6 +42,17 @@ class DecisionLogTest {
     }
 
     @Test
+    void logUserHashShowsTheVerifiedSubjectsHashNeverTheSubject() {
+        List<DecisionRecord> records = new ArrayList<>();
+        ToolCall byAlice = CALL.withCaller(dev.mcppolicy.engine.Caller.verified("alice@example.com", null, List.of(), Map.of()));
+        new DecisionLog(List.of(recording("plain", records)), false).record(byAlice, ALLOWED, 1, SDK);
+        new DecisionLog(List.of(recording("hash", records)), false).hashingUsers(true).record(byAlice, ALLOWED, 1, SDK);
+        assertThat(records.get(0).toLine()).contains(" user=alice@example.com ");
+        assertThat(records.get(1).toLine()).containsPattern(" user=sha256:[0-9a-f]{64} ").doesNotContain("alice");
+        assertThat(records.get(1).toJson()).doesNotContain("alice");
+    }
+
+    @Test
     void theClockIsReadOnlyWhenAListenerReadsTheTime() {
         List<DecisionRecord> records = new ArrayList<>();
         DecisionListener lineLike = new DecisionListener() {
