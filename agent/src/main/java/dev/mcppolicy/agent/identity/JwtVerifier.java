@@ -152,7 +152,7 @@ public final class JwtVerifier {
         String kid = header.getKeyID();
         JWK key;
         try {
-            key = key(kid, algorithm, now);
+            key = key(kid, now);
         } catch (KeysUnavailable e) {
             return Outcome.unavailable(e.getMessage());
         }
@@ -238,19 +238,19 @@ public final class JwtVerifier {
     }
 
     /** The key {@code kid} names, fetching a URL's set again (once, rate-limited) when it is not there. */
-    private JWK key(String kid, JWSAlgorithm algorithm, long now) throws KeysUnavailable {
+    private JWK key(String kid, long now) throws KeysUnavailable {
         Keys current = keys;
         if (current == null) {
             current = load(now);
         }
-        JWK found = find(current.set, kid, algorithm);
+        JWK found = find(current.set, kid);
         if (found == null && config.jwksIsUrl() && now - current.readAt >= REFETCH_AFTER.toMillis()) {
-            found = find(load(now).set, kid, algorithm);
+            found = find(load(now).set, kid);
         }
         return found;
     }
 
-    private static JWK find(JWKSet set, String kid, JWSAlgorithm algorithm) {
+    private static JWK find(JWKSet set, String kid) {
         if (kid != null) {
             return set.getKeyByKeyId(kid);
         }

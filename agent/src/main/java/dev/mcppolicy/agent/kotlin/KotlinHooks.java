@@ -11,6 +11,7 @@ import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
+import dev.mcppolicy.agent.decide.Sneaky;
 import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.kotlin.KotlinObjects.Listed;
 import dev.mcppolicy.agent.log.DecisionLog;
@@ -175,21 +176,11 @@ public final class KotlinHooks implements PolicyBridge.KotlinHooks {
             if (exception == null) {
                 throw new IllegalStateException("mcp-policy denied " + where + " '" + name + "' and could not deliver the denial");
             }
-            throw Sneaky.<RuntimeException>sneaky(exception);
+            throw Sneaky.rethrow(exception);
         }
         return answer;
     }
 
-    /** Throws a checked exception (the SDK's {@code McpException}) where Kotlin would, undeclared. */
-    private static final class Sneaky {
-        private Sneaky() {
-        }
-
-        @SuppressWarnings("unchecked")
-        static <T extends Throwable> RuntimeException sneaky(Throwable error) throws T {
-            throw (T) error;
-        }
-    }
 
     /**
      * An allowed call whose answer its rule judges (SPEC §13): runs the hooked method with a continuation that judges

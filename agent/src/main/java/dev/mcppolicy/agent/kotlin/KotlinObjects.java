@@ -4,6 +4,7 @@ import static dev.mcppolicy.agent.sdk.Reflection.asString;
 import static dev.mcppolicy.agent.sdk.Reflection.call;
 import static dev.mcppolicy.agent.sdk.Reflection.field;
 
+import dev.mcppolicy.engine.Kind;
 import dev.mcppolicy.pins.ToolDefinitions;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationHandler;
@@ -187,17 +188,17 @@ final class KotlinObjects {
 
     /** A list result: its method, what its entries are, their getter and each entry's key getter. */
     enum Listed {
-        TOOLS("tools/list", dev.mcppolicy.engine.Kind.TOOL, "getTools", "getName"),
-        RESOURCES("resources/list", dev.mcppolicy.engine.Kind.RESOURCE, "getResources", "getUri"),
-        TEMPLATES("resources/templates/list", dev.mcppolicy.engine.Kind.RESOURCE, "getResourceTemplates", "getUriTemplate"),
-        PROMPTS("prompts/list", dev.mcppolicy.engine.Kind.PROMPT, "getPrompts", "getName");
+        TOOLS("tools/list", Kind.TOOL, "getTools", "getName"),
+        RESOURCES("resources/list", Kind.RESOURCE, "getResources", "getUri"),
+        TEMPLATES("resources/templates/list", Kind.RESOURCE, "getResourceTemplates", "getUriTemplate"),
+        PROMPTS("prompts/list", Kind.PROMPT, "getPrompts", "getName");
 
         final String method;
-        final dev.mcppolicy.engine.Kind kind;
+        final Kind kind;
         final String items;
         final String key;
 
-        Listed(String method, dev.mcppolicy.engine.Kind kind, String items, String key) {
+        Listed(String method, Kind kind, String items, String key) {
             this.method = method;
             this.kind = kind;
             this.items = items;

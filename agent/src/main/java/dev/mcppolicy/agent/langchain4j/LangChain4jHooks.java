@@ -10,6 +10,7 @@ import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.Rerun;
+import dev.mcppolicy.agent.decide.Sneaky;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.engine.Decision;
@@ -121,7 +122,7 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
             }
             return decision.effect() == Effect.ALLOW ? null : LangChain4jObjects.deniedResult(client, decision.callerMessage(tool));
         } catch (Sent sent) {
-            throw Sent.sneaky(sent.getCause());
+            throw Sneaky.rethrow(sent.getCause());
         } catch (Throwable t) {
             if (decision != null && decision.effect() != Effect.ALLOW) {
                 throw undeliverable("executeTool", tool, t);
@@ -178,7 +179,7 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
                     : LangChain4jObjects.mcpException(client, INVALID_PARAMS, "Invalid prompt name"))
                     : LangChain4jObjects.mcpException(client, INVALID_PARAMS, decision.callerMessage(kind, what));
         } catch (Sent sent) {
-            throw Sent.sneaky(sent.getCause());
+            throw Sneaky.rethrow(sent.getCause());
         } catch (Refused denied) {
             throw denied.error;
         } catch (Throwable t) {
@@ -239,11 +240,6 @@ public final class LangChain4jHooks implements PolicyBridge.LangChain4jHooks {
 
         Sent(Throwable cause) {
             super(null, cause, false, false);
-        }
-
-        @SuppressWarnings("unchecked")
-        static <T extends Throwable> RuntimeException sneaky(Throwable error) throws T {
-            throw (T) error;
         }
     }
 

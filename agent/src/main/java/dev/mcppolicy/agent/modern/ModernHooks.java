@@ -14,6 +14,7 @@ import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
+import dev.mcppolicy.agent.decide.Sneaky;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.agent.sdk.Answers;
@@ -390,7 +391,7 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
             return null;
         }
         if (decided instanceof Thrown thrown) {
-            throw Thrown.sneaky(thrown.error);
+            throw Sneaky.rethrow(thrown.error);
         }
         if (decided != null) {
             return decided;
@@ -412,10 +413,6 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
 
     /** A sync answer that is an exception to throw (a denial, or the judged call's own failure), carried through the decision's {@code Mono}. */
     private record Thrown(Throwable error) {
-        @SuppressWarnings("unchecked")
-        static <T extends Throwable> RuntimeException sneaky(Throwable error) throws T {
-            throw (T) error;
-        }
     }
 
     /** How a decided client request goes on, as the caller's API answers: a sync value or the async {@code Mono}. */

@@ -33,6 +33,7 @@ import java.time.ZoneOffset;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +57,9 @@ class JwtVerifierTest {
     private HttpServer server;
     private final AtomicReference<String> served = new AtomicReference<>();
     private final AtomicInteger fetches = new AtomicInteger();
-    private volatile long hangMillis;
+    /** Set: the key set server holds each request until the test ends (a server that hangs); released in {@link #stop}. */
+    private final CountDownLatch hang = new CountDownLatch(1);
+    private volatile boolean hangs;
 
     @BeforeEach
     void keys() throws Exception {
@@ -68,7 +71,9 @@ class JwtVerifierTest {
         server.createContext("/jwks", exchange -> {
             fetches.incrementAndGet();
             try {
-                Thread.sleep(hangMillis);
+                if (hangs) {
+                    hang.await();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -82,6 +87,7 @@ class JwtVerifierTest {
 
     @AfterEach
     void stop() {
+        hang.countDown();
         server.stop(0);
     }
 
@@ -199,7 +205,7 @@ class JwtVerifierTest {
 
     @Test
     void aKeySetThatHangsIsUnavailableWithinTheTimeoutNotAVerdictOnTheToken() throws Exception {
-        hangMillis = 5_000;
+        hangs = true;
         JwtVerifier verifier = verifier("http://127.0.0.1:" + server.getAddress().getPort() + "/jwks", Duration.ofMillis(300));
         long start = System.nanoTime();
         JwtVerifier.Outcome outcome = verifier.verify(rs256(rsa, claims().build()));
