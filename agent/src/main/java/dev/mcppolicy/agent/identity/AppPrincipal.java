@@ -19,7 +19,9 @@ import java.util.Optional;
  * {@code Authentication} there, and none for an anonymous one), or a Spring WebMvc functional {@code ServerRequest}'s
  * {@code principal()}. Of a Spring Security {@code Authentication}: its name, its authorities as roles, and, for a
  * token (the OAuth 2.0 resource server's {@code JwtAuthenticationToken}), its claims and their {@code sub}. Claims are
- * made plain JSON (an {@code Instant} as epoch seconds, a URL as text), as a condition reads them.
+ * made plain JSON (an {@code Instant} as epoch seconds, a URL as text), as a condition reads them. A Spring WebFlux
+ * {@code ServerRequest} answers its principal as a {@code Mono} that only the request's own chain can read
+ * ({@link #deferred}, {@link DeferredCaller}).
  */
 public final class AppPrincipal {
     private AppPrincipal() {
@@ -27,10 +29,28 @@ public final class AppPrincipal {
 
     /** The app's verified caller of {@code request}, or {@code null} when the app has none (or is not asked). */
     public static Caller of(Object request) {
+        return request == null ? null : caller(principal(request));
+    }
+
+    /**
+     * The principal {@code Mono} of a Spring WebFlux {@code ServerRequest} ({@code principal()}), which answers only when
+     * subscribed inside the request's chain; {@code null} for any other request, and for WebFlux's own
+     * {@code Mono.empty()} (no security configured: nothing to wait for).
+     */
+    public static Object deferred(Object request) {
         if (request == null) {
             return null;
         }
-        Object principal = principal(request);
+        Object functional = Reflection.callIfPresent(request, "principal");
+        if (functional == null || functional instanceof Optional<?>) {
+            return null;
+        }
+        String type = functional.getClass().getName();
+        return type.startsWith("reactor.core.publisher.Mono") && !type.equals("reactor.core.publisher.MonoEmpty") ? functional : null;
+    }
+
+    /** The caller a principal names: {@code null} for none, or one not authenticated, or one with no name. */
+    static Caller caller(Object principal) {
         if (principal == null) {
             return null;
         }
@@ -70,7 +90,7 @@ public final class AppPrincipal {
             return servlet;
         }
         Object functional = Reflection.callIfPresent(request, "principal");
-        // WebMvc's ServerRequest answers an Optional; WebFlux's a Mono, which is not read here (it would block)
+        // WebMvc's ServerRequest answers an Optional; WebFlux's a Mono, read by the call's own chain (deferred)
         return functional instanceof Optional<?> optional ? optional.orElse(null) : null;
     }
 

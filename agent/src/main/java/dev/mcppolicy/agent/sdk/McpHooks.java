@@ -16,6 +16,7 @@ import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.identity.AppPrincipal;
 import dev.mcppolicy.agent.identity.CallerOutcome;
+import dev.mcppolicy.agent.identity.DeferredCaller;
 import dev.mcppolicy.agent.identity.JwtIdentity;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.pins.ToolPins;
@@ -115,13 +116,13 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
         if (holder.isLoaded()) {
-            return serverCall(holder.current(), server, exchangeOrContext, params, sdk, handler);
+            return serverCallBy(holder.current(), server, exchangeOrContext, params, sdk, handler);
         }
         try {
             // still reading the policy: answer with a Mono that decides once it is read, and never hold the
             // SDK's inbound (stdio reader, event-loop) thread meanwhile
             return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
-                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk, handler);
+                Object answer = serverCallBy(policy, server, exchangeOrContext, params, sdk, handler);
                 return answer != null ? answer : runHandler((MethodHandle) handler, server, exchangeOrContext, params);
             });
         } catch (Throwable t) {
@@ -129,9 +130,29 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
     }
 
+    /**
+     * Decides a server call by {@code policy} once its caller is known: at once, or, when the app's principal answers
+     * only inside the request's Reactor chain (WebFlux, {@link DeferredCaller}), as part of the answer's {@code Mono}.
+     */
+    private Object serverCallBy(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
+            Object handler) {
+        Object found = callerFound(exchangeOrContext);
+        if (!(found instanceof DeferredCaller deferred)) {
+            return serverCall(policy, server, exchangeOrContext, params, sdk, handler, found);
+        }
+        try {
+            return Results.monoAfterAnswer(deferred.principal(), DeferredCaller.UNREADABLE, principal -> {
+                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk, handler, deferred.resolve(principal));
+                return answer != null ? answer : runHandler((MethodHandle) handler, server, exchangeOrContext, params);
+            });
+        } catch (Throwable t) {
+            return onError(policy, "server tools/call (the app's principal)", t, sdk, "?");
+        }
+    }
+
     /** Decides a server call by {@code policy}: {@code null} to run the handler, else the answer. */
     private Object serverCall(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
-            Object handler) {
+            Object handler, Object found) {
         String tool = "?";
         Decision decision = null;
         try {
@@ -142,7 +163,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
                 TestHooks.midCall(holder);
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
-                    Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema, Kind.TOOL, caller(exchangeOrContext));
+                    Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema, Kind.TOOL, caller(found));
             Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {
@@ -309,7 +330,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
         try {
             String credential = Identity.header(request, "Authorization");
             boolean hasCredential = credential != null && !credential.isBlank();
-            CallerOutcome caller = callerOf(request, hasCredential ? credential : null);
+            Object caller = callerOf(request, hasCredential ? credential : null);
             if (!hasCredential && caller == CallerOutcome.NONE) {
                 return context;
             }
@@ -327,11 +348,18 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * else the Bearer token the agent verified itself when the policy names a key source ({@code identity.jwt}), else
      * {@link CallerOutcome#NONE}.
      */
-    private CallerOutcome callerOf(Object request, String credential) {
+    private Object callerOf(Object request, String credential) {
         Caller app = AppPrincipal.of(request);
         if (app != null) {
             return CallerOutcome.of(app);
         }
+        CallerOutcome token = tokenCaller(credential);
+        Object deferred = AppPrincipal.deferred(request);
+        return deferred != null ? new DeferredCaller(deferred, token) : token;
+    }
+
+    /** What the Bearer token in {@code credential} makes of the caller, when the policy names a key source. */
+    private CallerOutcome tokenCaller(String credential) {
         if (credential == null || !holder.isLoaded()) {
             return CallerOutcome.NONE;
         }
@@ -343,18 +371,29 @@ public final class McpHooks implements PolicyBridge.Hooks {
     }
 
     /**
-     * The caller the transport hook found for this call ({@link Caller#unverified()} when none); throws when its token
-     * could not be checked (the key set did not answer): the call is then decided by {@code on_error}.
+     * What the transport hook left of this call's caller: a {@link CallerOutcome}, a {@link DeferredCaller}, or
+     * {@code null} (none); a context that cannot be read is an unavailable caller (the call goes to {@code on_error}).
      */
-    static Caller caller(Object exchangeOrContext) {
-        Object outcome = Identity.callerOutcome(exchangeOrContext);
-        if (!(outcome instanceof CallerOutcome found)) {
+    private static Object callerFound(Object exchangeOrContext) {
+        try {
+            return Identity.callerOutcome(exchangeOrContext);
+        } catch (Throwable t) {
+            return CallerOutcome.unavailable("the transport context could not be read: " + t);
+        }
+    }
+
+    /**
+     * The caller {@code found} names ({@link Caller#unverified()} when none); throws when its token could not be
+     * checked (the key set did not answer): the call is then decided by {@code on_error}.
+     */
+    static Caller caller(Object found) {
+        if (!(found instanceof CallerOutcome outcome)) {
             return Caller.unverified();
         }
-        if (found.isUnavailable()) {
-            throw new IllegalStateException("the caller's token could not be checked: " + found.unavailable());
+        if (outcome.isUnavailable()) {
+            throw new IllegalStateException("the caller could not be verified: " + outcome.unavailable());
         }
-        return found.caller();
+        return outcome.caller();
     }
 
     @Override
@@ -395,15 +434,32 @@ public final class McpHooks implements PolicyBridge.Hooks {
         }
         ClassLoader sdk = loaderOf(exchangeOrContext, params);
         if (holder.isLoaded()) {
-            return serverAsk(holder.current(), kind, server, exchangeOrContext, params, sdk, handler);
+            return serverAskBy(holder.current(), kind, server, exchangeOrContext, params, sdk, handler);
         }
         try {
             return Results.monoAfter(sdk, holder.whenLoaded(), policy -> {
-                Object answer = serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler);
+                Object answer = serverAskBy(policy, kind, server, exchangeOrContext, params, sdk, handler);
                 return answer != null ? answer : rerunHandler(handler, server, exchangeOrContext, params);
             });
         } catch (Throwable t) {
             return onError(holder.notYetLoaded(), kind, "server " + kind.word() + " (waiting for the policy)", t, sdk, "?");
+        }
+    }
+
+    /** {@link #serverCallBy} for a {@code resources/read} or {@code prompts/get}. */
+    private Object serverAskBy(PolicySnapshot policy, Kind kind, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
+            Object handler) {
+        Object found = callerFound(exchangeOrContext);
+        if (!(found instanceof DeferredCaller deferred)) {
+            return serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler, found);
+        }
+        try {
+            return Results.monoAfterAnswer(deferred.principal(), DeferredCaller.UNREADABLE, principal -> {
+                Object answer = serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler, deferred.resolve(principal));
+                return answer != null ? answer : rerunHandler(handler, server, exchangeOrContext, params);
+            });
+        } catch (Throwable t) {
+            return onError(policy, kind, "server " + kind.word() + " (the app's principal)", t, sdk, "?");
         }
     }
 
@@ -413,7 +469,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * judged by the rule's {@code result}).
      */
     private Object serverAsk(PolicySnapshot policy, Kind kind, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
-            Object handler) {
+            Object handler, Object found) {
         String name = "?";
         Decision decision = null;
         try {
@@ -421,7 +477,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
             String session = Identity.sessionId(exchangeOrContext);
             String client = Identity.clientId(exchangeOrContext);
             ToolCall call = (kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
-                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), session, client)).withCaller(caller(exchangeOrContext));
+                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), session, client)).withCaller(caller(found));
             Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {

@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.sdk;
 import static dev.mcppolicy.agent.sdk.Reflection.find;
 
 import java.lang.reflect.Method;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -122,7 +123,28 @@ public final class Results {
             throws ReflectiveOperationException {
         Class<?> monoType = Class.forName(MONO, false, sdk);
         Object waiting = monoType.getMethod("fromFuture", CompletableFuture.class).invoke(null, future);
-        Function<Object, Object> next = value -> {
+        return monoType.getMethod("flatMap", Function.class).invoke(waiting, going(then));
+    }
+
+    /**
+     * {@code mono.map(Optional::of).defaultIfEmpty(Optional.empty()).onErrorReturn(Optional.of(failed)).flatMap(...)}:
+     * {@code then} gets what {@code mono} answered ({@code null} for nothing, {@code failed} for an error) once it
+     * answers, as part of the same chain, so {@code mono} reads the subscriber's Reactor context (issue 32: a WebFlux
+     * principal); returns the {@code Mono} to go on with.
+     */
+    public static Object monoAfterAnswer(Object mono, Object failed, Then<Object> then) throws ReflectiveOperationException {
+        Class<?> monoType = Class.forName(MONO, false, mono.getClass().getClassLoader());
+        Function<Object, Object> present = Optional::of;
+        Object optional = monoType.getMethod("map", Function.class).invoke(mono, present);
+        optional = monoType.getMethod("defaultIfEmpty", Object.class).invoke(optional, Optional.empty());
+        optional = monoType.getMethod("onErrorReturn", Object.class).invoke(optional, Optional.of(failed));
+        Then<Object> unwrapped = value -> then.apply(((Optional<?>) value).orElse(null));
+        return monoType.getMethod("flatMap", Function.class).invoke(optional, going(unwrapped));
+    }
+
+    /** {@code then} as the function of a {@code flatMap}: a checked throwable fails the {@code Mono}. */
+    private static <T> Function<Object, Object> going(Then<T> then) {
+        return value -> {
             @SuppressWarnings("unchecked")
             T typed = (T) value;
             try {
@@ -133,7 +155,6 @@ public final class Results {
                 throw new IllegalStateException(t);
             }
         };
-        return monoType.getMethod("flatMap", Function.class).invoke(waiting, next);
     }
 
     /**

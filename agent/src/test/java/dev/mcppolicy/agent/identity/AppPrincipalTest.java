@@ -10,7 +10,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.mcppolicy.agent.sdk.Results;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 /**
  * {@link AppPrincipal} on classes shaped like what it reads (Spring Security and the servlet API are not on this
@@ -102,5 +105,39 @@ class AppPrincipalTest {
         assertThat(AppPrincipal.of(new ServletRequest(new JwtAuthentication(false)))).isNull();
         assertThat(AppPrincipal.of(new Object())).isNull();
         assertThat(AppPrincipal.of(null)).isNull();
+    }
+
+    /** Shaped like WebFlux's {@code ServerRequest}: its principal is what the subscriber's Reactor context holds, as with Spring Security. */
+    public static final class ReactiveRequest {
+        private final boolean secured;
+
+        ReactiveRequest(boolean secured) {
+            this.secured = secured;
+        }
+
+        public Mono<Principal> principal() {
+            return secured ? Mono.deferContextual(context -> Mono.justOrEmpty(context.<Principal>getOrEmpty(Principal.class))) : Mono.empty();
+        }
+    }
+
+    @Test
+    void aWebFluxPrincipalIsReadInsideTheCallsOwnChainWhereTheSecurityContextIs() throws Exception {
+        assertThat(AppPrincipal.deferred(new ReactiveRequest(false))).as("no security: WebFlux's Mono.empty, nothing to wait for").isNull();
+        assertThat(AppPrincipal.deferred(new ServletRequest(null))).isNull();
+        assertThat(AppPrincipal.deferred(new FunctionalRequest())).isNull();
+        Object principal = AppPrincipal.deferred(new ReactiveRequest(true));
+        assertThat(AppPrincipal.of(new ReactiveRequest(true))).as("never blocks on it").isNull();
+        DeferredCaller deferred = new DeferredCaller(principal, CallerOutcome.NONE);
+
+        Object decided = Results.monoAfterAnswer(principal, DeferredCaller.UNREADABLE, answered -> Mono.just(deferred.resolve(answered)));
+        CallerOutcome alice = ((Mono<?>) decided).cast(CallerOutcome.class)
+                .contextWrite(Context.of(Principal.class, new JwtAuthentication(true))).block();
+        assertThat(alice.caller().sub()).isEqualTo("u-123");
+        assertThat(alice.caller().roles()).containsExactly("SCOPE_tools", "ROLE_ops");
+        assertThat(((Mono<?>) decided).block()).as("outside the request's chain: no one").isSameAs(CallerOutcome.NONE);
+
+        Object failing = Results.monoAfterAnswer(Mono.error(new IllegalStateException("boom")), DeferredCaller.UNREADABLE,
+                answered -> Mono.just(deferred.resolve(answered)));
+        assertThat(((CallerOutcome) ((Mono<?>) failing).block()).isUnavailable()).as("on_error decides").isTrue();
     }
 }
