@@ -33,6 +33,6 @@ final class DecisionLogRecipe implements Supplier<DecisionLog> {
     public DecisionLog get() {
         String audit = config.audit();
         return DecisionLog.configured(config.log(), audit == null ? null : workingDirectory.resolve(audit), config.logArguments(), summary,
-                counters, recent).hashingUsers(config.hashUser());
+                counters, recent).hashingUsers(config.hashUser()).tracing(config.traced());
     }
 }

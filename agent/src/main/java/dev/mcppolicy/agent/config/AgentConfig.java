@@ -319,6 +319,11 @@ public final class AgentConfig {
         return flag(ConfigKey.LOG_ARGUMENTS);
     }
 
+    /** Whether decisions go on the app's OpenTelemetry traces ({@code otel}). */
+    public boolean traced() {
+        return Boolean.parseBoolean(value(ConfigKey.OTEL));
+    }
+
     /** Whether {@code user=} shows the verified subject's SHA-256 rather than the subject ({@code log_user=hash}). */
     public boolean hashUser() {
         return "hash".equals(value(ConfigKey.LOG_USER));

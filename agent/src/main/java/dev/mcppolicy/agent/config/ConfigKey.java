@@ -21,6 +21,8 @@ public enum ConfigKey {
     LOG_ARGUMENTS("log_arguments", Type.BOOLEAN, "false", "also log argument values (off: only keys and a hash)"),
     LOG_USER("log_user", Type.CHOICE, "plain", List.of("plain", "hash"),
             "how the decision line and the audit show a verified caller's subject (user=): as it is, or its SHA-256"),
+    OTEL("otel", Type.BOOLEAN, "true",
+            "put each decision on the app's OpenTelemetry trace (when the app or the OTel Java agent has one): off leaves traces alone"),
     DEBUG("debug", Type.BOOLEAN, "false", "the agent's own diagnostics on stderr"),
     RELOAD("reload", Type.BOOLEAN, "true", "watch the policy file and apply valid changes without a restart"),
     RELOAD_INTERVAL("reload_interval", Type.DURATION, "2s", "2s",

@@ -3,6 +3,7 @@ package dev.mcppolicy.agent.log;
 import dev.mcppolicy.agent.Diagnostics;
 import dev.mcppolicy.agent.metrics.DecisionCounters;
 import dev.mcppolicy.agent.metrics.MicrometerMeters;
+import dev.mcppolicy.agent.otel.OtelSpans;
 import dev.mcppolicy.agent.config.AgentConfig.LogTarget;
 import dev.mcppolicy.agent.status.StartupSummary;
 import dev.mcppolicy.engine.Decision;
@@ -23,6 +24,8 @@ public final class DecisionLog {
     private final DecisionListener[] listeners;
     private final DecisionCounters counters;
     private final MicrometerMeters meters;
+    /** Decisions on the app's traces; {@code null} with {@code otel=off}. */
+    private OtelSpans spans = new OtelSpans();
     private final boolean logArguments;
     /** Whether records show a verified caller's subject as its SHA-256 ({@code log_user=hash}); set once, before any decision. */
     private boolean hashUser;
@@ -49,6 +52,12 @@ public final class DecisionLog {
     /** This log, showing a verified caller's subject as its SHA-256 when {@code hash} ({@code log_user=hash}); made before any decision. */
     public DecisionLog hashingUsers(boolean hash) {
         this.hashUser = hash;
+        return this;
+    }
+
+    /** This log, not putting decisions on OpenTelemetry traces when {@code !traced} ({@code otel=off}); made before any decision. */
+    public DecisionLog tracing(boolean traced) {
+        this.spans = traced ? spans : null;
         return this;
     }
 
@@ -105,6 +114,13 @@ public final class DecisionLog {
             meters.record(call, decision, tookMicros, sdkLoader);
         } catch (Throwable t) {
             Diagnostics.listenerError("micrometer", "tool " + call.tool(), t);
+        }
+        if (spans != null) {
+            try {
+                spans.record(call, decision, approval, sdkLoader);
+            } catch (Throwable t) {
+                Diagnostics.listenerError("otel", "tool " + call.tool(), t);
+            }
         }
         if (listeners.length == 0) {
             return;

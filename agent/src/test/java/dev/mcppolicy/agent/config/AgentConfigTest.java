@@ -176,7 +176,7 @@ class AgentConfigTest {
     }
 
     private static String known() {
-        return "policy, on_error, log, audit, log_arguments, log_user, debug, reload, reload_interval, serialize_stdio, admin, admin_token,"
+        return "policy, on_error, log, audit, log_arguments, log_user, otel, debug, reload, reload_interval, serialize_stdio, admin, admin_token,"
                 + " approval.max_pending, store, store_password, store_fail, store_timeout, store_key_prefix";
     }
 

@@ -42,7 +42,7 @@ class StartupSummaryTest {
         List<String> lines = stderrOf(() -> summary.configured(config, CWD));
         assertThat(lines).containsExactly("[mcp-policy] configuration: policy=mcp-policy.json|yaml|yml (default), on_error=allow"
                 + " (MCPPOLICY_ON_ERROR), log=off (agent-args), audit=/srv/app/audit/decisions.jsonl (agent-args),"
-                + " log_arguments=false (default), log_user=plain (default), debug=true (-Dmcppolicy.debug), reload=true (default),"
+                + " log_arguments=false (default), log_user=plain (default), otel=true (default), debug=true (-Dmcppolicy.debug), reload=true (default),"
                 + " reload_interval=2s (default),"
                 + " serialize_stdio=true (default), admin=off (default), admin_token=random (default),"
                 + " approval.max_pending=100 (default), store=memory (default), store_password=unset (default),"
@@ -57,7 +57,7 @@ class StartupSummaryTest {
         List<String> lines = stderrOf(() -> summary.configured(config, CWD));
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("[mcp-policy] ERROR configuration: unknown key 'polcy' in agent-args; did you mean policy?"
-                + " (known: policy, on_error, log, audit, log_arguments, log_user, debug, reload, reload_interval, serialize_stdio, admin,"
+                + " (known: policy, on_error, log, audit, log_arguments, log_user, otel, debug, reload, reload_interval, serialize_stdio, admin,"
                 + " admin_token,"
                 + " approval.max_pending, store, store_password, store_fail, store_timeout, store_key_prefix)");
         assertThat(lines.get(1)).isEqualTo("[mcp-policy] ERROR configuration: debug='yes' (from agent-args) is not one of true|false;"
