@@ -36,8 +36,13 @@ final class Callers {
 
     /** Calls {@code tool} with no arguments; the client's answer line without the {@code >> }. */
     static String call(ForkedJvm client, String tool) throws IOException {
+        return call(client, tool, "{}");
+    }
+
+    /** Calls {@code tool} with {@code json} as its arguments; the client's answer line without the {@code >> }. */
+    static String call(ForkedJvm client, String tool, String json) throws IOException {
         int from = client.stdout().size();
-        client.send("call " + tool + " {}");
+        client.send("call " + tool + " " + json);
         return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
     }
 
