@@ -27,4 +27,19 @@ public record CallerOutcome(Caller caller, String rejected, String unavailable) 
     public boolean isUnavailable() {
         return unavailable != null;
     }
+
+    /**
+     * The caller {@code found} names ({@link Caller#unverified()} for anything but a {@code CallerOutcome}); throws when it
+     * could not be verified (a key set that did not answer, a principal that failed): the call is then decided by
+     * {@code on_error}, never let through as someone.
+     */
+    public static Caller callerOf(Object found) {
+        if (!(found instanceof CallerOutcome outcome)) {
+            return Caller.unverified();
+        }
+        if (outcome.isUnavailable()) {
+            throw new IllegalStateException("the caller could not be verified: " + outcome.unavailable());
+        }
+        return outcome.caller();
+    }
 }

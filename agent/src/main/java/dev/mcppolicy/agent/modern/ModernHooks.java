@@ -9,18 +9,21 @@ import dev.mcppolicy.agent.approval.Approvals;
 import dev.mcppolicy.agent.approval.Outcome;
 import dev.mcppolicy.agent.approval.PendingCall;
 import dev.mcppolicy.agent.bridge.PolicyBridge;
-import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
+import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.ListFilter;
 import dev.mcppolicy.agent.decide.Rerun;
 import dev.mcppolicy.agent.decide.Sneaky;
+import dev.mcppolicy.agent.identity.CallerOutcome;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.pins.ToolPins;
 import dev.mcppolicy.agent.sdk.Answers;
+import dev.mcppolicy.agent.sdk.Identity;
 import dev.mcppolicy.agent.sdk.ListedTools;
 import dev.mcppolicy.agent.sdk.Results;
 import dev.mcppolicy.agent.sdk.ToolLists;
+import dev.mcppolicy.engine.Caller;
 import dev.mcppolicy.engine.Decision;
 import dev.mcppolicy.engine.Effect;
 import dev.mcppolicy.engine.Kind;
@@ -119,19 +122,21 @@ public final class ModernHooks implements PolicyBridge.ModernHooks {
         Decision decision = null;
         try {
             name = kind == Kind.RESOURCE ? ModernObjects.uri(request) : ToolLists.toolName(request);
-            String caller = ModernObjects.callerId(context);
+            Identity.Who who = ModernObjects.who(context);
+            Caller verified = CallerOutcome.callerOf(who.caller());
             ToolCall toolCall;
             if (kind == Kind.TOOL) {
                 Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? ModernObjects.inputSchema(item) : null;
-                toolCall = new ToolCall(Side.SERVER, null, name, ToolLists.arguments(request), null, caller, inputSchema);
+                toolCall = new ToolCall(Side.SERVER, null, name, ToolLists.arguments(request), null, who.clientId(), inputSchema, Kind.TOOL,
+                        verified);
                 String state = ModernObjects.requestState(request);
                 if (state != null && state.startsWith(APPROVAL_STATE)) {
                     // the client's retry with its user's answer to the agent's own question
                     return answered(toolCall, state.substring(APPROVAL_STATE.length()), feature, context, item, request, call, sdk);
                 }
             } else {
-                toolCall = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, null, caller)
-                        : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(request), null, caller);
+                toolCall = (kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, null, who.clientId())
+                        : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(request), null, who.clientId())).withCaller(verified);
             }
             ToolCall asked = toolCall;
             Decided decided = decider.decide(policy, toolCall, sdk,

@@ -34,17 +34,18 @@ final class ModernObjects {
     }
 
     /**
-     * Who the caller is (SPEC §3 {@code client} scope): a principal in the request's transport context (the app's
-     * extractor's, or the {@code Authorization} header the agent's transport hook hashed), else the
-     * {@code clientInfo.name} the request's {@code _meta} declares.
+     * Who the caller is, read once per call: for the SPEC §3 {@code client} scope a principal in the request's transport
+     * context (the app's extractor's, or the {@code Authorization} header the agent's transport hook hashed), else the
+     * {@code clientInfo.name} the request's {@code _meta} declares; and the verified caller the transport hook found
+     * there (issue 32). The modern protocol has no session.
      */
-    static String callerId(Object context) {
-        String principal = Identity.clientId(call(context, "transportContext"));
-        if (principal != null) {
-            return principal;
+    static Identity.Who who(Object context) {
+        Identity.Who who = Identity.who(call(context, "transportContext"));
+        if (who.clientId() != null) {
+            return who;
         }
         Object info = call(context, "clientInfo");
-        return info == null ? null : asString(call(info, "name"));
+        return new Identity.Who(null, info == null ? null : asString(call(info, "name")), who.caller());
     }
 
     /** The {@code inputSchema} of the tool the server found ({@code McpAsyncTool.definition()}), as a map. */

@@ -10,7 +10,6 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -189,13 +188,31 @@ public final class OtelSpans {
 
     /** {@code GlobalOpenTelemetry}'s tracer, asked for only once the app (or the OTel agent) has set one. */
     static final class Tracers {
-        private final Class<?> global;
         private final MethodHandle getTracer;
+        /** {@code GlobalOpenTelemetry.isSet()}, or (before API 1.52) a read of the field it reads; {@code null}: neither. */
+        private final MethodHandle isSet;
         private volatile Object tracer;
 
         Tracers(Class<?> global, MethodHandle getTracer) {
-            this.global = global;
             this.getTracer = getTracer;
+            this.isSet = isSet(global);
+        }
+
+        private static MethodHandle isSet(Class<?> global) {
+            try {
+                return MethodHandles.publicLookup().findStatic(global, "isSet", MethodType.methodType(boolean.class));
+            } catch (ReflectiveOperationException older) {
+                try {
+                    Field field = global.getDeclaredField("globalOpenTelemetry");
+                    field.setAccessible(true);
+                    MethodHandle read = MethodHandles.lookup().unreflectGetter(field).asType(MethodType.methodType(Object.class));
+                    MethodHandle nonNull = MethodHandles.lookup().findStatic(java.util.Objects.class, "nonNull",
+                            MethodType.methodType(boolean.class, Object.class));
+                    return MethodHandles.filterReturnValue(read, nonNull);
+                } catch (ReflectiveOperationException | RuntimeException none) {
+                    return null;
+                }
+            }
         }
 
         /** The agent's tracer, or {@code null} while no {@code OpenTelemetry} is set (asking would fix a no-op one). */
@@ -204,25 +221,12 @@ public final class OtelSpans {
             if (known != null) {
                 return known;
             }
-            if (!isSet()) {
+            if (isSet == null || !(boolean) isSet.invokeExact()) {
                 return null;
             }
             known = getTracer.invoke(SCOPE);
             tracer = known;
             return known;
-        }
-
-        private boolean isSet() throws ReflectiveOperationException {
-            Method isSet;
-            try {
-                isSet = global.getMethod("isSet");
-            } catch (NoSuchMethodException older) {
-                // before API 1.52: the field it reads
-                Field field = global.getDeclaredField("globalOpenTelemetry");
-                field.setAccessible(true);
-                return field.get(null) != null;
-            }
-            return (Boolean) isSet.invoke(null);
         }
     }
 

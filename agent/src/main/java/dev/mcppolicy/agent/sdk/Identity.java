@@ -29,54 +29,58 @@ public final class Identity {
     }
 
     /**
-     * The MCP session id of a stateful server exchange: {@code sessionId()} from 0.11; in 0.10 the
-     * private {@code session} field's {@code getId()}. {@code null} for a stateless transport context.
-     */
-    public static String sessionId(Object exchange) {
-        Shape shape = shapeOf(exchange);
-        if (!shape.exchange) {
-            return null;
-        }
-        if (shape.sessionId != null) {
-            return asString(Reflection.callGetter(shape.sessionId, exchange, "sessionId"));
-        }
-        Object session = field(exchange, "session");
-        return session == null ? null : asString(call(session, "getId"));
-    }
-
-    /**
      * Who the caller is (SPEC §3 {@code client} scope): a principal the app's transport-context
      * extractor recorded, else the HTTP {@code Authorization} header the agent's transport hook saw,
      * else one the app's extractor recorded (all hashed, never logged raw), else the self-declared
      * {@code clientInfo.name}.
      */
     public static String clientId(Object exchangeOrContext) {
-        Shape shape = shapeOf(exchangeOrContext);
-        Object context = shape.exchange
-                ? (shape.transportContext != null ? Reflection.callGetter(shape.transportContext, exchangeOrContext, "transportContext") : null)
-                : exchangeOrContext;
-        String principal = principal(shape, context);
-        if (principal != null) {
-            return principal;
-        }
-        if (shape.exchange) {
-            Object info = Reflection.callGetter(shape.clientInfo, exchangeOrContext, "getClientInfo");
-            return info == null ? null : asString(Reflection.callGetter(shape.infoName(info.getClass()), info, "name"));
-        }
-        return null;
+        return who(exchangeOrContext).clientId();
     }
 
     /**
-     * Who called (issue 32), as the agent's HTTP transport hook found it for the request ({@code CallerOutcome}):
-     * {@code null} when it left nothing (stdio, an unhooked transport, a request with no principal and no token).
+     * Who calls, read once per call at the stack's edge (issue 32) and passed down: the decision, its line, the limits'
+     * keys and the trace all read this one value.
+     *
+     * @param sessionId the MCP session of a stateful server exchange ({@code sessionId()} from 0.11; in 0.10 the private
+     *     {@code session} field's {@code getId()}), or {@code null} (a stateless transport context)
+     * @param clientId the caller's id for {@code client} limits ({@link #clientId}): a hashed credential, else the
+     *     declared {@code clientInfo.name}, or {@code null}
+     * @param caller what the agent's HTTP transport hook found of a verified caller ({@code CallerOutcome}, or
+     *     {@code DeferredCaller} for a principal the request's Reactor chain answers), or {@code null}: none
      */
-    public static Object callerOutcome(Object exchangeOrContext) {
+    public record Who(String sessionId, String clientId, Object caller) {
+        /** This value with the caller a deferred principal resolved to. */
+        public Who withCaller(Object resolved) {
+            return new Who(sessionId, clientId, resolved);
+        }
+    }
+
+    /**
+     * {@link Who} of a server exchange (or a stateless server's transport context): its session, the caller's id and
+     * the verified caller, in one pass over the exchange and its transport context.
+     */
+    public static Who who(Object exchangeOrContext) {
         Shape shape = shapeOf(exchangeOrContext);
-        Object context = shape.exchange
-                ? (shape.transportContext != null ? Reflection.callGetter(shape.transportContext, exchangeOrContext, "transportContext") : null)
-                : exchangeOrContext;
+        String session = null;
+        Object context = exchangeOrContext;
+        if (shape.exchange) {
+            session = shape.sessionId != null ? asString(Reflection.callGetter(shape.sessionId, exchangeOrContext, "sessionId"))
+                    : sessionOf10(exchangeOrContext);
+            context = shape.transportContext != null ? Reflection.callGetter(shape.transportContext, exchangeOrContext, "transportContext") : null;
+        }
         MethodHandle get = context == null ? null : shape.contextGet(context.getClass());
-        return get == null ? null : Reflection.call(get, context, AGENT_CALLER_KEY);
+        String client = principal(get, context);
+        if (client == null && shape.exchange) {
+            Object info = Reflection.callGetter(shape.clientInfo, exchangeOrContext, "getClientInfo");
+            client = info == null ? null : asString(Reflection.callGetter(shape.infoName(info.getClass()), info, "name"));
+        }
+        return new Who(session, client, get == null ? null : Reflection.call(get, context, AGENT_CALLER_KEY));
+    }
+
+    private static String sessionOf10(Object exchange) {
+        Object session = field(exchange, "session");
+        return session == null ? null : asString(call(session, "getId"));
     }
 
     /**
@@ -156,8 +160,7 @@ public final class Identity {
         return candidate == null ? Shape.NONE : SHAPES.get(candidate.getClass());
     }
 
-    private static String principal(Shape shape, Object context) {
-        MethodHandle get = context == null ? null : shape.contextGet(context.getClass());
+    private static String principal(MethodHandle get, Object context) {
         if (get == null) {
             return null;
         }

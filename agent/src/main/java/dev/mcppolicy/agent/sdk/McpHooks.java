@@ -17,6 +17,7 @@ import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.identity.AppPrincipal;
 import dev.mcppolicy.agent.identity.CallerOutcome;
 import dev.mcppolicy.agent.identity.DeferredCaller;
+import dev.mcppolicy.agent.sdk.Identity.Who;
 import dev.mcppolicy.agent.identity.JwtIdentity;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.pins.ToolPins;
@@ -136,13 +137,18 @@ public final class McpHooks implements PolicyBridge.Hooks {
      */
     private Object serverCallBy(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
             Object handler) {
-        Object found = callerFound(exchangeOrContext);
-        if (!(found instanceof DeferredCaller deferred)) {
-            return serverCall(policy, server, exchangeOrContext, params, sdk, handler, found);
+        Who who;
+        try {
+            who = Identity.who(exchangeOrContext);
+        } catch (Throwable t) {
+            return onError(policy, "server tools/call (who is calling)", t, sdk, "?");
+        }
+        if (!(who.caller() instanceof DeferredCaller deferred)) {
+            return serverCall(policy, server, exchangeOrContext, params, sdk, handler, who);
         }
         try {
             return Results.monoAfterAnswer(deferred.principal(), DeferredCaller.UNREADABLE, principal -> {
-                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk, handler, deferred.resolve(principal));
+                Object answer = serverCall(policy, server, exchangeOrContext, params, sdk, handler, who.withCaller(deferred.resolve(principal)));
                 return answer != null ? answer : runHandler((MethodHandle) handler, server, exchangeOrContext, params);
             });
         } catch (Throwable t) {
@@ -152,7 +158,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
 
     /** Decides a server call by {@code policy}: {@code null} to run the handler, else the answer. */
     private Object serverCall(PolicySnapshot policy, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
-            Object handler, Object found) {
+            Object handler, Who who) {
         String tool = "?";
         Decision decision = null;
         try {
@@ -163,7 +169,7 @@ public final class McpHooks implements PolicyBridge.Hooks {
                 TestHooks.midCall(holder);
             }
             ToolCall call = new ToolCall(Side.SERVER, null, tool, arguments,
-                    Identity.sessionId(exchangeOrContext), Identity.clientId(exchangeOrContext), inputSchema, Kind.TOOL, caller(found));
+                    who.sessionId(), who.clientId(), inputSchema, Kind.TOOL, CallerOutcome.callerOf(who.caller()));
             Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {
@@ -370,32 +376,6 @@ public final class McpHooks implements PolicyBridge.Hooks {
         return JwtIdentity.of(policy, credential);
     }
 
-    /**
-     * What the transport hook left of this call's caller: a {@link CallerOutcome}, a {@link DeferredCaller}, or
-     * {@code null} (none); a context that cannot be read is an unavailable caller (the call goes to {@code on_error}).
-     */
-    private static Object callerFound(Object exchangeOrContext) {
-        try {
-            return Identity.callerOutcome(exchangeOrContext);
-        } catch (Throwable t) {
-            return CallerOutcome.unavailable("the transport context could not be read: " + t);
-        }
-    }
-
-    /**
-     * The caller {@code found} names ({@link Caller#unverified()} when none); throws when its token could not be
-     * checked (the key set did not answer): the call is then decided by {@code on_error}.
-     */
-    static Caller caller(Object found) {
-        if (!(found instanceof CallerOutcome outcome)) {
-            return Caller.unverified();
-        }
-        if (outcome.isUnavailable()) {
-            throw new IllegalStateException("the caller could not be verified: " + outcome.unavailable());
-        }
-        return outcome.caller();
-    }
-
     @Override
     public Object emitSerialized(Object sink, Object message) {
         return SerializedSends.emit(sink, message);
@@ -449,13 +429,18 @@ public final class McpHooks implements PolicyBridge.Hooks {
     /** {@link #serverCallBy} for a {@code resources/read} or {@code prompts/get}. */
     private Object serverAskBy(PolicySnapshot policy, Kind kind, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
             Object handler) {
-        Object found = callerFound(exchangeOrContext);
-        if (!(found instanceof DeferredCaller deferred)) {
-            return serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler, found);
+        Who who;
+        try {
+            who = Identity.who(exchangeOrContext);
+        } catch (Throwable t) {
+            return onError(policy, kind, "server " + kind.word() + " (who is calling)", t, sdk, "?");
+        }
+        if (!(who.caller() instanceof DeferredCaller deferred)) {
+            return serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler, who);
         }
         try {
             return Results.monoAfterAnswer(deferred.principal(), DeferredCaller.UNREADABLE, principal -> {
-                Object answer = serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler, deferred.resolve(principal));
+                Object answer = serverAsk(policy, kind, server, exchangeOrContext, params, sdk, handler, who.withCaller(deferred.resolve(principal)));
                 return answer != null ? answer : rerunHandler(handler, server, exchangeOrContext, params);
             });
         } catch (Throwable t) {
@@ -469,15 +454,14 @@ public final class McpHooks implements PolicyBridge.Hooks {
      * judged by the rule's {@code result}).
      */
     private Object serverAsk(PolicySnapshot policy, Kind kind, Object server, Object exchangeOrContext, Object params, ClassLoader sdk,
-            Object handler, Object found) {
+            Object handler, Who who) {
         String name = "?";
         Decision decision = null;
         try {
             name = kind == Kind.RESOURCE ? ToolLists.resourceUri(params) : ToolLists.toolName(params);
-            String session = Identity.sessionId(exchangeOrContext);
-            String client = Identity.clientId(exchangeOrContext);
-            ToolCall call = (kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
-                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), session, client)).withCaller(caller(found));
+            ToolCall call = (kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, who.sessionId(), who.clientId())
+                    : ToolCall.prompt(Side.SERVER, null, name, ToolLists.arguments(params), who.sessionId(), who.clientId()))
+                    .withCaller(CallerOutcome.callerOf(who.caller()));
             Decided decided = decider.decide(policy, call, sdk, () -> elicitation.canAsk(exchangeOrContext, call.sessionId()), true);
             decision = decided.decision();
             if (decided.held() != null) {

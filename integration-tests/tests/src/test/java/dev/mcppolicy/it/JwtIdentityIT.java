@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Issue 32: the agent verifies callers' Bearer tokens itself ({@code identity.jwt}, a JWK set in a file beside the
- * policy) on the SDK's servlet transports, and decides by who is calling: only the {@code ops} role may run
+ * policy) on the SDK's servlet transports (and the SDK 2.2 modern API's), and decides by who is calling: only the {@code ops} role may run
  * {@code run_command}, each user has a budget of its own, and a token signed with another key, an expired one, or
  * HS256 with the public key as its secret is no caller at all. The decision lines name the verified user, never a
  * token.
@@ -45,7 +45,7 @@ class JwtIdentityIT {
     private static final String OK = "RESULT isError=false text=";
 
     @ParameterizedTest(name = "SDK {0} {1}")
-    @CsvSource({"0.14.0, streamable", "2.1.0, streamable", "2.1.0, sse", "2.1.0, stateless"})
+    @CsvSource({"0.14.0, streamable", "2.1.0, streamable", "2.1.0, sse", "2.1.0, stateless", "2.2.0, modern-http"})
     void decidesByTheCallerTheAgentVerified(String sdk, String transport) throws Exception {
         String name = "jwt-" + sdk + "-" + transport;
         Path root = Fixtures.workDir(name);
@@ -59,14 +59,18 @@ class JwtIdentityIT {
         String expired = token(key, "alice", List.of("ops"), Instant.now().minusSeconds(3600));
         String confused = hs256WithThePublicKey(key);
         String classPath = Fixtures.classPath(sdk);
+        // modern-http: the SDK 2.2 modern API's apps over its HTTP transport (protocol 2026-07-28)
+        boolean modern = transport.startsWith("modern-");
+        String wire = modern ? transport.substring("modern-".length()) : transport;
+        String client = modern ? "fixture.ModernClient" : "fixture.FixtureClient";
         List<ForkedJvm> jvms = new ArrayList<>();
         try {
-            ForkedJvm server = ForkedJvm.start(name + "-server", serverDir, List.of(Fixtures.javaagent("")), classPath, "fixture.FixtureServer",
-                    List.of(transport));
+            ForkedJvm server = ForkedJvm.start(name + "-server", serverDir, List.of(Fixtures.javaagent("")), classPath,
+                    modern ? "fixture.ModernServer" : "fixture.FixtureServer", List.of(wire));
             jvms.add(server);
             String url = "http://localhost:" + server.awaitStderr(l -> l.startsWith("FIXTURE LISTENING ")).substring(18).trim();
-            ForkedJvm asAlice = Callers.start(jvms, root.resolve("alice"), name + "-alice", "Bearer " + alice, classPath, transport, url);
-            ForkedJvm asBob = Callers.start(jvms, root.resolve("bob"), name + "-bob", "Bearer " + bob, classPath, transport, url);
+            ForkedJvm asAlice = Callers.start(jvms, root.resolve("alice"), name + "-alice", "Bearer " + alice, classPath, client, wire, url);
+            ForkedJvm asBob = Callers.start(jvms, root.resolve("bob"), name + "-bob", "Bearer " + bob, classPath, client, wire, url);
 
             assertThat(Callers.call(asAlice, "run_command")).isEqualTo(OK + "run_command done");
             assertThat(Callers.call(asBob, "run_command")).startsWith("RESULT isError=true text=Policy denied tool 'run_command': ")
@@ -78,7 +82,7 @@ class JwtIdentityIT {
             assertThat(Callers.call(asBob, "limited")).isEqualTo(OK + "limited done");
             for (String bad : List.of(forged, expired, confused)) {
                 ForkedJvm mallory = Callers.start(jvms, root.resolve("m" + jvms.size()), name + "-mallory" + jvms.size(), "Bearer " + bad, classPath,
-                        transport, url);
+                        client, wire, url);
                 assertThat(Callers.call(mallory, "run_command")).as(server.dump()).startsWith("RESULT isError=true text=Policy denied tool 'run_command'");
                 // no verified caller: the user budget of everyone without one, (none)
                 assertThat(Callers.call(mallory, "echo")).isEqualTo(OK + "echo: null");
