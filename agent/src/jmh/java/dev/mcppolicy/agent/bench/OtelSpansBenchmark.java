@@ -62,9 +62,11 @@ public class OtelSpansBenchmark {
     @Benchmark
     public Span requestSpan() {
         Span span = tracer.spanBuilder("POST /mcp").startSpan();
-        try (Scope ignored = span.makeCurrent()) {
+        Scope scope = span.makeCurrent();
+        try {
             return span;
         } finally {
+            scope.close();
             span.end();
         }
     }
@@ -72,10 +74,12 @@ public class OtelSpansBenchmark {
     @Benchmark
     public Span requestSpanWithDecision() {
         Span span = tracer.spanBuilder("POST /mcp").startSpan();
-        try (Scope ignored = span.makeCurrent()) {
+        Scope scope = span.makeCurrent();
+        try {
             spans.record(call, decision, null, loader);
             return span;
         } finally {
+            scope.close();
             span.end();
         }
     }

@@ -95,7 +95,7 @@ public final class AppPrincipal {
     }
 
     /** A claim as plain JSON: maps, lists, strings, numbers and booleans; a time as epoch seconds; anything else as text. */
-    static Object plain(Object value, int depth) {
+    public static Object plain(Object value, int depth) {
         if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
             return value;
         }

@@ -10,6 +10,7 @@ import dev.mcppolicy.agent.decide.CallDecider;
 import dev.mcppolicy.agent.decide.CallDecider.Decided;
 import dev.mcppolicy.agent.decide.Judged;
 import dev.mcppolicy.agent.decide.Rerun;
+import dev.mcppolicy.agent.identity.CallerOutcome;
 import dev.mcppolicy.agent.log.DecisionLog;
 import dev.mcppolicy.agent.quarkus.QuarkusObjects.Api;
 import dev.mcppolicy.agent.sdk.Answers;
@@ -20,6 +21,7 @@ import dev.mcppolicy.engine.Side;
 import dev.mcppolicy.engine.ToolCall;
 import java.lang.invoke.MethodHandle;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,7 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A call that arrives while the policy is read, or that is held for approval, waits in a Vert.x {@code Future} on
  * the request's context, holding no thread, then runs the hooked method (through its own handle) or sends its
  * denial. The caller is the connection: {@code session} is its id, {@code client} the {@code clientInfo.name} of
- * its {@code initialize}. {@code tools/list} adds only the tools the policy lists to the page it builds.
+ * its {@code initialize}; and who is calling (issue 32) is the request's Quarkus {@code SecurityIdentity}, as the
+ * extension's {@code SecuritySupport} holds it ({@link QuarkusIdentity}): one that cannot be read sends the call to
+ * {@code on_error}. {@code tools/list} adds only the tools the policy lists to the page it builds.
  */
 public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
     /** How long a {@code tools/list} waits for the first policy on the event loop before it shows no tool ({@code on_error=deny}). */
@@ -87,8 +91,33 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
         }
     }
 
+    /**
+     * Decides a call by {@code policy} once its caller is known (issue 32, {@link QuarkusIdentity}): at once, or, when
+     * the request's identity is still being established (lazy authentication), in a Vert.x {@code Future} on the
+     * request's context once it is, as a call that arrives before the policy is read.
+     */
     private Object serverAsk(PolicySnapshot policy, Kind kind, Api api, Object handler, Object message, Object request, Object call,
             ClassLoader loader) {
+        Object found = QuarkusIdentity.found(request);
+        if (!(found instanceof CompletionStage<?> pending)) {
+            return serverAsk(policy, kind, api, handler, message, request, call, loader, found);
+        }
+        try {
+            return api.after(pending, caller -> {
+                try {
+                    Object answer = serverAsk(policy, kind, api, handler, message, request, call, loader, caller);
+                    return answer != null ? answer : rerun((MethodHandle) call, handler, message, request);
+                } catch (Throwable t) {
+                    return onServerError(policy, kind, api, handler, message, request, call, "?", t, true);
+                }
+            });
+        } catch (Throwable t) {
+            return onServerError(policy, kind, api, handler, message, request, call, "?", t, false);
+        }
+    }
+
+    private Object serverAsk(PolicySnapshot policy, Kind kind, Api api, Object handler, Object message, Object request, Object call,
+            ClassLoader loader, Object found) {
         String name = "?";
         Decision decision = null;
         try {
@@ -101,14 +130,16 @@ public final class QuarkusHooks implements PolicyBridge.QuarkusHooks {
             name = named;
             String session = QuarkusObjects.sessionId(request);
             String client = QuarkusObjects.clientName(request);
-            ToolCall toolCall;
+            ToolCall asked;
             if (kind == Kind.TOOL) {
                 Map<String, ?> inputSchema = policy.needsInputSchema(Side.SERVER, null, name) ? QuarkusObjects.inputSchema(api, handler, name) : null;
-                toolCall = new ToolCall(Side.SERVER, null, name, api.arguments(params), session, client, inputSchema);
+                asked = new ToolCall(Side.SERVER, null, name, api.arguments(params), session, client, inputSchema);
             } else {
-                toolCall = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
+                asked = kind == Kind.RESOURCE ? ToolCall.resource(Side.SERVER, null, name, session, client)
                         : ToolCall.prompt(Side.SERVER, null, name, api.arguments(params), session, client);
             }
+            // who is calling: a caller whose identity could not be read throws here, and the call goes to on_error
+            ToolCall toolCall = asked.withCaller(CallerOutcome.callerOf(found));
             // approval by elicitation is not built for this stack: such rules go to the admin channel
             Decided decided = decider.decide(policy, toolCall, loader, () -> false, true);
             decision = decided.decision();

@@ -53,9 +53,12 @@ class OtelSpansTest {
         Tracer app = appTracer();
         OtelSpans spans = new OtelSpans();
         Span request = app.spanBuilder("POST /mcp").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Scope scope = request.makeCurrent();
+        try {
             spans.record(call("run_command"), new Decision(Effect.DENY, Effect.DENY, "/tools/run_command/require/0", "ops only", 0), null,
                     getClass().getClassLoader());
+        } finally {
+            scope.close();
         }
         request.end();
 
@@ -80,9 +83,12 @@ class OtelSpansTest {
         OtelSpans spans = new OtelSpans();
         ToolCall call = call("deploy");
         Span request = app.spanBuilder("POST /mcp").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Scope scope = request.makeCurrent();
+        try {
             spans.record(call, new Decision(Effect.REQUIRE_APPROVAL, Effect.REQUIRE_APPROVAL, "/tools/deploy", null, 0),
                     ApprovalNote.held("a-1"), getClass().getClassLoader());
+        } finally {
+            scope.close();
         }
         request.end();
         assertThat(only(exported.getFinishedSpanItems()).getAttributes().get(AttributeKey.stringKey("mcp.policy.decision"))).isEqualTo("HOLD");
