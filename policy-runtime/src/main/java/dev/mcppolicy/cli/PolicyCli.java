@@ -46,7 +46,8 @@ public final class PolicyCli {
             "  scan [-o FILE] [--format json|yaml] [--timeout 10s] (-- COMMAND ARGS... | --url URL [--header \"N: v\"]...)",
             "                                    ask an MCP server for its tools and write a starter default-deny policy",
             "  approvals list|approve ID|deny ID [--reason R] [--approver NAME] [--admin 127.0.0.1:PORT] [--token-file F]",
-            "                                    the calls a running agent holds for approval (its admin endpoint)");
+            "                                    the calls a running agent holds for approval (its admin endpoint)",
+            "  --version                         print the agent's version");
 
     private final PrintStream out;
     private final PrintStream err;

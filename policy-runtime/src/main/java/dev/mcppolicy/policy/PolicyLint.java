@@ -33,9 +33,10 @@ public final class PolicyLint {
         }
         String caller = firstCallerUse(policy);
         if (caller != null) {
-            warnings.add(new PolicyWarning(caller, "the agent reads a verified caller on the MCP Java SDK's HTTP servlet transports"
-                    + " only (issue 32): elsewhere every call is judged unverified (caller.verified is false, caller.* conditions see"
-                    + " nothing else, user limits share one budget, (none)); check, explain and test decide them with the caller"
+            warnings.add(new PolicyWarning(caller, "the agent reads a verified caller on HTTP servers only (the MCP Java SDK's"
+                    + " servlet and modern HTTP transports, Spring AI on WebMvc and WebFlux, the Quarkus MCP server): over stdio, on the"
+                    + " Kotlin SDK and on the client side every call is judged unverified (caller.verified is false, caller.* conditions"
+                    + " see nothing else, user limits share one budget, (none)); check, explain and test decide them with the caller"
                     + " they are given"));
         }
         return List.copyOf(warnings);

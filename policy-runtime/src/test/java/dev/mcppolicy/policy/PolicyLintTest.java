@@ -104,7 +104,7 @@ class PolicyLintTest {
                 + " \"run_command\": {\"require\": [{\"path\": \"caller.roles\", \"op\": \"contains\", \"value\": \"ops\"}]}");
         assertThat(caller).hasSize(1);
         assertThat(caller.get(0).pointer()).isEqualTo("/tools/search/limits/0");
-        assertThat(caller.get(0).message()).startsWith("the agent reads a verified caller on the MCP Java SDK's HTTP servlet transports only (issue 32)");
+        assertThat(caller.get(0).message()).startsWith("the agent reads a verified caller on HTTP servers only (the MCP Java SDK's servlet and modern HTTP transports,");
         assertThat(PolicyLint.warnings(policy("{\"version\": \"1\", \"identity\": {\"jwt\": {\"jwks\": \"k.json\","
                 + " \"issuer\": \"i\", \"audience\": \"a\"}}}"))).extracting(PolicyWarning::pointer).containsExactly("/identity");
         assertThat(warnings("\"x\": {\"require\": [{\"path\": \"args.caller.sub\", \"op\": \"exists\"}]}")).isEmpty();
