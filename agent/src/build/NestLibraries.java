@@ -58,6 +58,7 @@ public final class NestLibraries {
                 groupBytes.put(name, bytes);
                 groupJars.put(name, new ZipOutputStream(bytes));
             }
+            // every entry gets the manifest's time (project.build.outputTimestamp): two builds make the same bytes
             long time = source.getEntry("META-INF/MANIFEST.MF").getTime();
             for (ZipEntry entry : Collections.list(source.entries())) {
                 String group = groupOf(entry.getName(), groups);
@@ -70,14 +71,14 @@ public final class NestLibraries {
                 }
                 if (group != null && entry.getName().endsWith(".class")) {
                     ZipEntry copy = new ZipEntry(entry.getName());
-                    copy.setTime(entry.getTime());
+                    copy.setTime(time);
                     groupJars.get(group).putNextEntry(copy);
                     groupJars.get(group).write(content);
                     groupJars.get(group).closeEntry();
                     moved++;
                     continue;
                 }
-                put(out, entry.getName(), content, entry.getMethod() == ZipEntry.STORED, entry.getTime());
+                put(out, entry.getName(), content, entry.getMethod() == ZipEntry.STORED, time);
             }
             StringBuilder index = new StringBuilder("# group offset length prefixes: each group's classes, a stored jar at that offset\n");
             for (Map.Entry<String, List<String>> group : groups.entrySet()) {

@@ -15,6 +15,11 @@ public final class AgentMain {
     }
 
     public static void main(String[] args) throws Throwable {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("version"))) {
+            // read here, on the system class loader: nothing else of the agent loads for it
+            System.out.println("mcp-policy-agent " + Agent.version());
+            return;
+        }
         Class<?> commands = Class.forName(COMMANDS, true, AgentLoader.of(AgentMain.class));
         try {
             commands.getMethod("main", String[].class).invoke(null, (Object) args);

@@ -197,6 +197,17 @@ class ShadedJarIT {
         assertThat(output).contains("OK (1 tool rules, default deny");
     }
 
+    /** {@code java -jar mcp-policy-agent.jar --version}: the version the build gave the jar, read from its manifest. */
+    @Test
+    void printsItsVersion() throws Exception {
+        Process version = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                Path.of(System.getProperty("agent.jar", "target/mcp-policy-agent.jar")).toString(), "--version")
+                .redirectErrorStream(true).start();
+        String output = new String(version.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(version.waitFor()).as(output).isZero();
+        assertThat(output.strip()).isEqualTo("mcp-policy-agent " + System.getProperty("project.version"));
+    }
+
     /** Loads and runs a class of each nested library through {@code loader}: Jackson parses, SnakeYAML reads, Caffeine caches, Jedis links. */
     private static void usesEveryNestedLibrary(ClassLoader loader) throws Exception {
         Class<?> mapperType = Class.forName("dev.mcppolicy.agent.shaded.com.fasterxml.jackson.databind.ObjectMapper", true, loader);
