@@ -10,14 +10,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** README's configuration table is the declared list ({@link ConfigKey}): same keys in the same order, defaults and values. */
+/** docs/configuration.md's table of keys is the declared list ({@link ConfigKey}): same keys in the same order, defaults and values. */
 class ConfigTableTest {
-    private static final Path README = Path.of("../README.md");
+    private static final Path CONFIGURATION = Path.of("../docs/configuration.md");
     private static final Pattern CODE = Pattern.compile("`([^`]*)`");
 
     @Test
-    void readmeConfigurationTableIsTheDeclaredList() throws Exception {
-        List<String[]> rows = table(Files.readAllLines(README));
+    void configurationPageTableIsTheDeclaredList() throws Exception {
+        List<String[]> rows = table(Files.readAllLines(CONFIGURATION));
         List<String> documented = new ArrayList<>();
         List<String> declared = new ArrayList<>();
         for (String[] row : rows) {
@@ -26,10 +26,10 @@ class ConfigTableTest {
         for (ConfigKey key : ConfigKey.values()) {
             declared.add(key.key() + " | default " + key.defaultText() + " | values " + valuesCell(key));
         }
-        assertThat(documented).as("README.md ### Configuration, against ConfigKey").containsExactlyElementsOf(declared);
+        assertThat(documented).as("docs/configuration.md ## Keys, against ConfigKey").containsExactlyElementsOf(declared);
     }
 
-    /** As README writes a key's values: each allowed value as code, or "a path". */
+    /** As docs/configuration.md writes a key's values: each allowed value as code, or "a path". */
     private static String valuesCell(ConfigKey key) {
         if (key.type() == ConfigKey.Type.DURATION) {
             return "a duration: `500ms`, `2s`, `1m` (100 ms to 1 h)";
@@ -65,10 +65,10 @@ class ConfigTableTest {
         return String.join(", ", values);
     }
 
-    /** The rows of the first table under "### Configuration", whose header is key | default | values | meaning. */
+    /** The rows of the first table under "## Keys", whose header is key | default | values | meaning. */
     private static List<String[]> table(List<String> lines) {
-        int at = lines.indexOf("### Configuration");
-        assertThat(at).as("README.md has a ### Configuration section").isNotNegative();
+        int at = lines.indexOf("## Keys");
+        assertThat(at).as("docs/configuration.md has a ## Keys section").isNotNegative();
         while (!lines.get(at).startsWith("|")) {
             at++;
         }
