@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * does not hang on timing: calls that arrive while the policy is being read, a policy swapped in in
  * the middle of one call, a {@code tools/list} that cannot be filtered. Each is off unless the JVM
  * is started with its system property, which no user sets (they are not configuration and not in
- * README's table); the checks are {@code static final} booleans, which the JIT folds away.
+ * docs/configuration.md's table); the checks are {@code static final} booleans, which the JIT folds away.
  * <ul>
  * <li>{@code dev.mcppolicy.test.policy_gate=FILE}: the loader reads the policy only once FILE exists
  *     (at most 60 s), so every call before that waits for it.</li>

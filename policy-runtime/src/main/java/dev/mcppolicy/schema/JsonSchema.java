@@ -9,7 +9,7 @@ import java.util.List;
  * {@code enum}, {@code const}, the string, number, object and array keywords, {@code allOf},
  * {@code anyOf}, {@code oneOf}, {@code not}, {@code if}/{@code then}/{@code else}, and {@code $ref} to a
  * place in the same document ({@code #}, {@code #/$defs/name}, {@code #/definitions/name}, any
- * {@code #/...} pointer). README's "arguments schema" paragraph lists them.
+ * {@code #/...} pointer). docs/policy.md, "The arguments schema", lists them.
  *
  * <p>Written here rather than taken from a validator library because the agent bundles it: it must
  * not bring a logging framework or reflection into the host, it must use the linear-time RE2/J for

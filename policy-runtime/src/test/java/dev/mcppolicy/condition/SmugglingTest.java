@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 9: a condition is never dodged by a value's type or shape. The op × type table below is the
- * rule README's policy reference states, from both places a condition can sit ({@link Outcomes}: T the
+ * rule docs/policy.md states, from both places a condition can sit ({@link Outcomes}: T the
  * condition holds, F it does not, U it cannot be checked and so stops the call as a {@code require} and
  * as a {@code deny_if}); no cell may be X (both let the call on).
  */

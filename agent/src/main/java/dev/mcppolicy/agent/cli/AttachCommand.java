@@ -35,7 +35,7 @@ public final class AttachCommand {
     static final long REPORT_WAIT_MILLIS = 40_000;
     private static final long POLL_MILLIS = 25;
 
-    /** The exit codes, as README's table lists them. */
+    /** The exit codes, as docs/operations.md's table ("Attach to a running JVM") lists them. */
     enum Exit {
         /** Attached and the canary fired; or the agent was there already (and {@code --policy}, if given, is in force). */
         OK(0),

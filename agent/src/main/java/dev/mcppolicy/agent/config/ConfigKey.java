@@ -5,11 +5,11 @@ import java.util.List;
 /**
  * Every configuration key, declared once (SPEC §2): its name, type, default, allowed values and
  * meaning. {@link AgentConfig} validates against this list, the startup summary and the "unknown key"
- * message are built from it, and {@code ConfigTableTest} holds README's configuration table to it.
+ * message are built from it, and {@code ConfigTableTest} holds docs/configuration.md's table to it.
  *
  * <p>Each default is the safe choice, so a value that is not allowed falls back to it (an invalid
  * {@code policy} path is the exception: it reads no policy, and {@code on_error} answers every call).
- * The order is README's.
+ * The order is docs/configuration.md's.
  */
 public enum ConfigKey {
     POLICY("policy", Type.PATH, null, "mcp-policy.json (then .yaml, .yml) in the working directory, then beside the app's main jar",
@@ -82,7 +82,7 @@ public enum ConfigKey {
         this(key, type, defaultValue, defaultValue, allowed, meaning);
     }
 
-    /** A path, address or secret, whose default README states in words, or a duration. */
+    /** A path, address or secret, whose default docs/configuration.md states in words, or a duration. */
     ConfigKey(String key, Type type, String defaultValue, String defaultText, String meaning) {
         this(key, type, defaultValue, defaultText, List.of(), meaning);
     }
@@ -110,7 +110,7 @@ public enum ConfigKey {
         return defaultValue;
     }
 
-    /** The default as README states it: the value, or what happens when the key is unset. */
+    /** The default as docs/configuration.md states it: the value, or what happens when the key is unset. */
     public String defaultText() {
         return defaultText;
     }

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The startup summary (README "Add it to your app"): each fact the agent learns as it starts is
+ * The startup summary (docs/getting-started.md, "What the agent prints at start"): each fact the agent learns as it starts is
  * recorded in its {@link AgentStatus} and printed from there as one {@code [mcp-policy]} line on stderr.
  * Version and configuration come at premain; the policy, the instrumented classes, the canary and the
  * decision log's logger later, as each becomes known. The part run at premain uses no lambdas.
