@@ -1,11 +1,24 @@
 package dev.mcppolicy.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -206,6 +219,68 @@ class ShadedJarIT {
         String output = new String(version.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(version.waitFor()).as(output).isZero();
         assertThat(output.strip()).isEqualTo("mcp-policy-agent " + System.getProperty("project.version"));
+    }
+
+    /**
+     * The jar carries the project's licence and the third-party notices, and the notices name, with its version,
+     * every library whose Maven coordinates the jar carries (META-INF/maven/.../pom.properties, nested ones too).
+     */
+    @Test
+    void bundlesItsLicenceAndANoticeForEveryLibrary() throws Exception {
+        String notices = Files.readString(Path.of("../THIRD-PARTY-NOTICES"));
+        try (JarFile jar = jar()) {
+            assertThat(read(jar, "META-INF/LICENSE")).contains("Apache License", "Version 2.0");
+            assertThat(read(jar, "META-INF/THIRD-PARTY-NOTICES")).isEqualTo(notices);
+            Set<String> carried = new TreeSet<>();
+            for (var entry : Collections.list(jar.entries())) {
+                if (entry.getName().endsWith("/pom.properties") && entry.getName().startsWith("META-INF/maven/")) {
+                    Properties pom = new Properties();
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        pom.load(in);
+                    }
+                    if (!pom.getProperty("groupId").equals("dev.mcppolicy")) {
+                        carried.add(pom.getProperty("groupId") + ":" + pom.getProperty("artifactId") + " " + pom.getProperty("version"));
+                    }
+                }
+            }
+            assertThat(carried).hasSizeGreaterThan(10);
+            assertThat(carried).allSatisfy(library -> assertThat(notices).contains(library));
+        }
+    }
+
+    /** The CycloneDX SBOM lists exactly the components the notices list, and the checksum files match what they name. */
+    @Test
+    void theSbomAndTheNoticesListTheSameComponentsAndTheChecksumsMatch() throws Exception {
+        Path agentJar = Path.of(System.getProperty("agent.jar", "target/mcp-policy-agent.jar"));
+        Path sbom = agentJar.resolveSibling("mcp-policy-agent.cdx.json");
+        assertChecksumMatches(agentJar);
+        assumeTrue(Files.exists(sbom), "no SBOM: the CycloneDX plugin skips an offline build (mvn -o)");
+        assertChecksumMatches(sbom);
+        Set<String> inSbom = new TreeSet<>();
+        for (JsonNode component : new ObjectMapper().readTree(sbom.toFile()).path("components")) {
+            if (!component.path("group").asText().equals("dev.mcppolicy")) {
+                inSbom.add(component.path("group").asText() + ":" + component.path("name").asText() + " " + component.path("version").asText());
+            }
+        }
+        Set<String> inNotices = new TreeSet<>();
+        Matcher line = Pattern.compile("(?m)^([\\w.-]+:[\\w.-]+ [^:\\s]+): ").matcher(Files.readString(Path.of("../THIRD-PARTY-NOTICES")));
+        while (line.find()) {
+            inNotices.add(line.group(1));
+        }
+        assertThat(inNotices).isEqualTo(inSbom);
+    }
+
+    private static void assertChecksumMatches(Path file) throws Exception {
+        Path sum = file.resolveSibling(file.getFileName() + ".sha256");
+        String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        assertThat(Files.readString(sum).strip()).isEqualTo(digest + "  " + file.getFileName());
+    }
+
+    private static String read(JarFile jar, String name) throws Exception {
+        assertThat(jar.getEntry(name)).as(name).isNotNull();
+        try (InputStream in = jar.getInputStream(jar.getEntry(name))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     /** Loads and runs a class of each nested library through {@code loader}: Jackson parses, SnakeYAML reads, Caffeine caches, Jedis links. */
