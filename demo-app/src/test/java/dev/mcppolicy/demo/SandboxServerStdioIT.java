@@ -189,7 +189,7 @@ class SandboxServerStdioIT {
         ok(call("write_file", Map.of("path", "listed.txt", "content", "listed\n")));
         assertThat(resourceUris()).contains("file:///sandbox/listed.txt");
         assertThat(((McpSchema.TextResourceContents) client.readResource(
-                new ReadResourceRequest("file:///sandbox/listed.txt")).contents().get(0)).text()).isEqualTo("listed\n");
+                ReadResourceRequest.builder("file:///sandbox/listed.txt").build()).contents().get(0)).text()).isEqualTo("listed\n");
 
         ok(call("delete_file", Map.of("path", "listed.txt")));
         assertThat(resourceUris()).doesNotContain("file:///sandbox/listed.txt");
@@ -201,18 +201,18 @@ class SandboxServerStdioIT {
         Files.createSymbolicLink(sandbox.resolve("rootlink2"), Path.of("/"));
         try {
             assertThat(((McpSchema.TextResourceContents) client.readResource(
-                    new ReadResourceRequest("file:///sandbox/inside%2Fnote.txt")).contents().get(0)).text())
+                    ReadResourceRequest.builder("file:///sandbox/inside%2Fnote.txt").build()).contents().get(0)).text())
                     .isEqualTo("inside");
             for (String uri : List.of("file:///sandbox/..%2F..%2F..%2F..%2Fetc%2Fpasswd", "file:///sandbox/%2Fetc%2Fpasswd",
                     "file:///sandbox/rootlink2%2Fetc%2Fpasswd")) {
-                McpError error = catchThrowableOfType(() -> client.readResource(new ReadResourceRequest(uri)), McpError.class);
+                McpError error = catchThrowableOfType(McpError.class, () -> client.readResource(ReadResourceRequest.builder(uri).build()));
                 assertThat(error).as(uri).isNotNull();
                 assertThat(error.getJsonRpcError().code()).as(uri).isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS);
                 assertThat(error.getJsonRpcError().message()).as(uri).contains("is rejected");
             }
             // Not the template's one segment, so the SDK finds no resource before any handler runs.
-            McpError notFound = catchThrowableOfType(() -> client.readResource(
-                    new ReadResourceRequest("file:///sandbox/%2e%2e/etc/passwd")), McpError.class);
+            McpError notFound = catchThrowableOfType(McpError.class, () -> client.readResource(
+                    ReadResourceRequest.builder("file:///sandbox/%2e%2e/etc/passwd").build()));
             assertThat(notFound.getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND);
         } finally {
             Files.delete(sandbox.resolve("rootlink2"));

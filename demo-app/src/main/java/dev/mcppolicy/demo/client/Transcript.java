@@ -114,7 +114,7 @@ final class Transcript {
         out.println("    > resources/read " + uri);
         Outcome.Kind kind;
         try {
-            ReadResourceResult result = client.readResource(new ReadResourceRequest(uri));
+            ReadResourceResult result = client.readResource(ReadResourceRequest.builder(uri).build());
             kind = Outcome.Kind.OK;
             for (ResourceContents contents : result.contents()) {
                 printContents(contents);

@@ -93,7 +93,7 @@ class SandboxResourcesTest {
         Files.createSymbolicLink(sandbox.root().resolve("link"), parent.resolve("secret.txt"));
         Files.createSymbolicLink(sandbox.root().resolve("rootlink"), Path.of("/"));
 
-        McpError error = catchThrowableOfType(() -> resources.read(uri), McpError.class);
+        McpError error = catchThrowableOfType(McpError.class, () -> resources.read(uri));
 
         assertThat(error).as(uri).isNotNull();
         assertThat(error.getJsonRpcError().code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
@@ -102,7 +102,7 @@ class SandboxResourcesTest {
 
     @Test
     void aMissingFileIsNotFound() {
-        McpError error = catchThrowableOfType(() -> resources.read("file:///sandbox/missing.txt"), McpError.class);
+        McpError error = catchThrowableOfType(McpError.class, () -> resources.read("file:///sandbox/missing.txt"));
 
         assertThat(error.getJsonRpcError().code()).isEqualTo(ErrorCodes.RESOURCE_NOT_FOUND);
     }
@@ -113,11 +113,11 @@ class SandboxResourcesTest {
         Files.write(sandbox.root().resolve("binary.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0});
         Files.write(sandbox.root().resolve("big.txt"), new byte[(int) SandboxResources.READ_LIMIT + 1]);
 
-        assertThat(catchThrowableOfType(() -> resources.read("file:///sandbox/dir"), McpError.class)
+        assertThat(catchThrowableOfType(McpError.class, () -> resources.read("file:///sandbox/dir"))
                 .getJsonRpcError().code()).isEqualTo(ErrorCodes.RESOURCE_NOT_FOUND);
-        assertThat(catchThrowableOfType(() -> resources.read("file:///sandbox/binary.bin"), McpError.class)
+        assertThat(catchThrowableOfType(McpError.class, () -> resources.read("file:///sandbox/binary.bin"))
                 .getJsonRpcError().message()).contains("not UTF-8");
-        assertThat(catchThrowableOfType(() -> resources.read("file:///sandbox/big.txt"), McpError.class)
+        assertThat(catchThrowableOfType(McpError.class, () -> resources.read("file:///sandbox/big.txt"))
                 .getJsonRpcError().message()).contains("at most " + SandboxResources.READ_LIMIT);
     }
 
