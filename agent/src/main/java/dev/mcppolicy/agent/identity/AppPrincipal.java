@@ -111,20 +111,35 @@ public final class AppPrincipal {
         if (value instanceof URL || value instanceof URI) {
             return value.toString();
         }
+        Object copy = copyOf(value, depth, AppPrincipal::plain);
+        return copy != null ? copy : String.valueOf(value);
+    }
+
+    /** How one library's claim values become plain JSON, at a depth of nesting. */
+    @FunctionalInterface
+    public interface Plain {
+        Object plain(Object value, int depth);
+    }
+
+    /**
+     * A map (as a map of strings) or a collection (as a list) copied with every element made plain by {@code element},
+     * one level deeper; {@code null} when {@code value} is neither.
+     */
+    public static Object copyOf(Object value, int depth, Plain element) {
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> copy = new LinkedHashMap<>();
             for (Map.Entry<?, ?> entry : map.entrySet()) {
-                copy.put(String.valueOf(entry.getKey()), plain(entry.getValue(), depth + 1));
+                copy.put(String.valueOf(entry.getKey()), element.plain(entry.getValue(), depth + 1));
             }
             return copy;
         }
         if (value instanceof Collection<?> items) {
             List<Object> copy = new ArrayList<>(items.size());
             for (Object item : items) {
-                copy.add(plain(item, depth + 1));
+                copy.add(element.plain(item, depth + 1));
             }
             return copy;
         }
-        return String.valueOf(value);
+        return null;
     }
 }

@@ -168,21 +168,8 @@ final class QuarkusIdentity {
             return null;
         }
         // a JSON object is a Map, an array a List
-        if (value instanceof Map<?, ?> map) {
-            Map<String, Object> copy = new LinkedHashMap<>();
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                copy.put(String.valueOf(entry.getKey()), plain(entry.getValue(), depth + 1));
-            }
-            return copy;
-        }
-        if (value instanceof Collection<?> items) {
-            List<Object> copy = new ArrayList<>(items.size());
-            for (Object item : items) {
-                copy.add(plain(item, depth + 1));
-            }
-            return copy;
-        }
-        return AppPrincipal.plain(value, depth);
+        Object copy = AppPrincipal.copyOf(value, depth, QuarkusIdentity::plain);
+        return copy != null ? copy : AppPrincipal.plain(value, depth);
     }
 
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);

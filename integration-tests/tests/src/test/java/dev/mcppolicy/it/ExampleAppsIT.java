@@ -115,7 +115,7 @@ class ExampleAppsIT {
     }
 
     @Test
-    void theSpringAiAppIsPolicedWhenStartedAsItsReadmeSays() throws Exception {
+    void theSpringAiAppIsPolicedWhenStartedAsItsReadmeSaysAndAnswersEveryCallOfManyInFlight() throws Exception {
         Path root = Fixtures.workDir("ExampleAppsIT-spring-ai-app");
         Path appDir = withPolicyOnly(root.resolve("app"), SPRING_APP);
         try (ForkedJvm app = startSpringApp("ExampleAppsIT-spring-ai-app", appDir);
@@ -149,27 +149,20 @@ class ExampleAppsIT {
                     "WARN", "decision=DENY tool=sandbox_exec_background side=server rule=/tools/sandbox_exec_background/arguments ",
                     "WARN", "decision=DENY tool=sandbox_expose_port side=server rule=(default) ");
             assertAgentFoundThePolicy(app.stderr(), appDir, SPRING_APP);
-            assertThat(app.stdout()).noneMatch(l -> l.contains("advice error"));
-        }
-    }
 
-    @Test
-    void theSpringAiAppAnswersEveryCallOfManyInFlight() throws Exception {
-        Path root = Fixtures.workDir("ExampleAppsIT-spring-ai-app-burst");
-        Path appDir = withPolicyOnly(root.resolve("app"), SPRING_APP);
-        try (ForkedJvm app = startSpringApp("ExampleAppsIT-spring-ai-app-burst", appDir);
-                ForkedJvm client = httpClient("ExampleAppsIT-spring-ai-app-burst", root, app)) {
-            List<String> results = burst(client, "20 sandbox_exec_background {\"sandboxId\":\"sb%d\",\"command\":\"npm run dev\"};"
-                    + "10 sandbox_exec_background {\"sandboxId\":\"sb%d\",\"command\":\"npm run dev && rm -rf /\"};"
-                    + "10 sandbox_exec_list {\"sandboxId\":\"sb%d\"}");
-            String denied = "RESULT isError=true text=Policy denied tool 'sandbox_exec_background': ";
-            assertThat(results).filteredOn(r -> r.matches("RESULT isError=false text=\\{\"execId\":\"exec-\\d+\",\"status\":\"dry run: not started\".*"))
-                    .hasSize(10);
-            assertThat(results).filteredOn(r -> r.startsWith(denied + "rate limit exceeded: counter 'sandbox_exec_background_rate' allows 10 per 1m")
-                    && r.endsWith("[rule /tools/sandbox_exec_background/limits/0]")).hasSize(10);
-            assertThat(results).filteredOn(r -> r.startsWith(denied) && r.endsWith("[rule /tools/sandbox_exec_background/deny_if/0]")).hasSize(10);
-            assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=false text=[")).hasSize(10);
-            assertThat(app.awaitStdoutCount(DECISION, CALLS, QUIET)).as(app.dump()).hasSize(CALLS);
+            // a second agent session on the same app, with a budget of its own (scope: session): 40 calls from 32 threads
+            try (ForkedJvm second = httpClient("ExampleAppsIT-spring-ai-app-burst", root.resolve("burst"), app)) {
+                List<String> results = burst(second, "20 sandbox_exec_background {\"sandboxId\":\"sb%d\",\"command\":\"npm run dev\"};"
+                        + "10 sandbox_exec_background {\"sandboxId\":\"sb%d\",\"command\":\"npm run dev && rm -rf /\"};"
+                        + "10 sandbox_exec_list {\"sandboxId\":\"sb%d\"}");
+                assertThat(results).filteredOn(r -> r.matches("RESULT isError=false text=\\{\"execId\":\"exec-\\d+\",\"status\":\"dry run: not started\".*"))
+                        .hasSize(10);
+                assertThat(results).filteredOn(r -> r.startsWith(denied + "rate limit exceeded: counter 'sandbox_exec_background_rate' allows 10 per 1m")
+                        && r.endsWith("[rule /tools/sandbox_exec_background/limits/0]")).hasSize(10);
+                assertThat(results).filteredOn(r -> r.startsWith(denied) && r.endsWith("[rule /tools/sandbox_exec_background/deny_if/0]")).hasSize(10);
+                assertThat(results).filteredOn(r -> r.startsWith("RESULT isError=false text=[")).hasSize(10);
+                assertThat(app.awaitStdoutCount(DECISION, 6 + CALLS, QUIET)).as(app.dump()).hasSize(6 + CALLS);
+            }
             assertThat(app.stdout()).noneMatch(l -> l.contains("advice error"));
         }
     }
