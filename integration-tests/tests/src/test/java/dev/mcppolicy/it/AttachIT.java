@@ -124,8 +124,8 @@ class AttachIT {
             try (ForkedJvm client = ForkedJvm.start(name + "-client", clientDir, List.of(), Fixtures.classPath(sdk), "fixture.FixtureClient",
                     List.of(transport, url))) {
                 client.awaitStdout(0, line -> line.equals(">> READY"));
-                assertThat(command(client, "call delete_everything {}")).isEqualTo("RESULT isError=false text=delete_everything done");
-                assertThat(command(client, "call wire_money {}")).isEqualTo("RESULT isError=false text=wire_money done");
+                assertThat(Callers.command(client, "call delete_everything {}")).isEqualTo("RESULT isError=false text=delete_everything done");
+                assertThat(Callers.command(client, "call wire_money {}")).isEqualTo("RESULT isError=false text=wire_money done");
 
                 Run serverAttach = attach(serverDir, List.of(), String.valueOf(server.pid()));
                 assertThat(serverAttach.exit()).as(serverAttach.all()).isZero();
@@ -136,7 +136,7 @@ class AttachIT {
                     assertThat(serverAttach.out()).as(serverAttach.all()).anyMatch(line -> line.startsWith(
                             "instrumented io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider "));
                 }
-                assertThat(command(client, "call delete_everything {}")).as("the session open before the attach is decided")
+                assertThat(Callers.command(client, "call delete_everything {}")).as("the session open before the attach is decided")
                         .isEqualTo("RESULT isError=true text=Policy denied tool 'delete_everything': destructive tools are disabled"
                                 + " [rule /tools/delete_everything]");
                 server.awaitStderr(line -> line.contains("decision=DENY tool=delete_everything side=server"));
@@ -146,11 +146,11 @@ class AttachIT {
                 assertThat(clientAttach.exit()).as(clientAttach.all()).isZero();
                 assertThat(clientAttach.out()).as(clientAttach.all()).contains("canary: the hooks fire")
                         .anyMatch(line -> line.startsWith("instrumented io.modelcontextprotocol.client.McpAsyncClient "));
-                assertThat(command(client, "call wire_money {}")).as("the client decides before it sends")
+                assertThat(Callers.command(client, "call wire_money {}")).as("the client decides before it sends")
                         .isEqualTo("RESULT isError=true text=Policy denied tool 'wire_money': payments need a human"
                                 + " [rule /servers/fixture-server/tools/wire_money]");
                 client.awaitStderr(line -> line.contains("decision=DENY tool=wire_money side=client"));
-                assertThat(command(client, "call echo {\"text\":\"still\"}")).isEqualTo("RESULT isError=false text=echo: still");
+                assertThat(Callers.command(client, "call echo {\"text\":\"still\"}")).isEqualTo("RESULT isError=false text=echo: still");
                 assertThat(handlerRuns(server, "wire_money")).as("the call denied by the client never reached the server").isEqualTo(1);
 
                 assertThat(server.stderr()).noneMatch(AGENT_ERRORS);
@@ -272,11 +272,6 @@ class AttachIT {
         return new Run(process.exitValue(), Files.readAllLines(out.toPath()), Files.readAllLines(err.toPath()));
     }
 
-    private static String command(ForkedJvm client, String command) throws IOException {
-        int from = client.stdout().size();
-        client.send(command);
-        return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
-    }
 
     private static long handlerRuns(ForkedJvm jvm, String tool) {
         return jvm.stderr().stream().filter(line -> line.startsWith("HANDLER RAN " + tool + " ")).count();

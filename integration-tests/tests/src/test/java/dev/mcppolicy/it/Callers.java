@@ -41,9 +41,14 @@ final class Callers {
 
     /** Calls {@code tool} with {@code json} as its arguments; the client's answer line without the {@code >> }. */
     static String call(ForkedJvm client, String tool, String json) throws IOException {
+        return command(client, "call " + tool + " " + json);
+    }
+
+    /** Any command line of a fixture client ({@code list}, {@code burst ...}); its answer line without the {@code >> }. */
+    static String command(ForkedJvm client, String line) throws IOException {
         int from = client.stdout().size();
-        client.send("call " + tool + " " + json);
-        return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
+        client.send(line);
+        return client.awaitStdout(from, answer -> answer.startsWith(">> ") && !answer.equals(">> READY")).substring(3);
     }
 
     /** {@code client=principal:<16 hex>}: how a decision line names the caller of {@code credential}. */

@@ -62,7 +62,7 @@ class ExampleAppsIT {
         Path root = Fixtures.workDir("ExampleAppsIT-sdk-app");
         Path appDir = withPolicyOnly(root.resolve("app"), SDK_APP);
         try (ForkedJvm client = stdioClient("ExampleAppsIT-sdk-app", root, appDir, readmeCommand(SDK_APP, "sdk-app.jar"))) {
-            assertThat(command(client, "list")).as(client.dump()).isEqualTo("TOOLS read_file,run_command");
+            assertThat(Callers.command(client, "list")).as(client.dump()).isEqualTo("TOOLS read_file,run_command");
             assertThat(Callers.call(client, "run_command", runCommand("ls -la /home/user")))
                     .isEqualTo("RESULT isError=false text=dry run: sandbox " + SANDBOX + " would run 'ls -la /home/user'");
             assertThat(Callers.call(client, "read_file", "{\"filePath\":\"/home/user/report.md\",\"sandboxId\":\"" + SANDBOX + "\"}"))
@@ -120,7 +120,7 @@ class ExampleAppsIT {
         Path appDir = withPolicyOnly(root.resolve("app"), SPRING_APP);
         try (ForkedJvm app = startSpringApp("ExampleAppsIT-spring-ai-app", appDir);
                 ForkedJvm client = httpClient("ExampleAppsIT-spring-ai-app", root, app)) {
-            assertThat(command(client, "list")).as(client.dump())
+            assertThat(Callers.command(client, "list")).as(client.dump())
                     .isEqualTo("TOOLS sandbox_exec_background,sandbox_exec_kill,sandbox_exec_list,sandbox_exec_status");
             assertThat(Callers.call(client, "sandbox_exec_background", "{\"sandboxId\":\"sb1\",\"command\":\"npm run dev\",\"cwd\":\"/app\"}"))
                     .isEqualTo("RESULT isError=false text={\"execId\":\"exec-1\",\"status\":\"dry run: not started\",\"command\":\"npm run dev\"}");
@@ -241,18 +241,11 @@ class ExampleAppsIT {
 
     /** {@value #CALLS} calls from {@value #THREADS} threads of the client at once; their answers, in call order. */
     private static List<String> burst(ForkedJvm client, String specs) throws IOException {
-        String burst = command(client, "burst " + THREADS + " " + specs);
+        String burst = Callers.command(client, "burst " + THREADS + " " + specs);
         assertThat(burst).as(client.dump()).startsWith("BURST ");
         List<String> results = List.of(burst.substring("BURST ".length()).split("\t"));
         assertThat(results).as(client.dump()).hasSize(CALLS).noneMatch(result -> result.startsWith("ERROR"));
         return results;
-    }
-
-    /** The client's answer to a command line, without its {@code >> }. */
-    private static String command(ForkedJvm client, String line) throws IOException {
-        int from = client.stdout().size();
-        client.send(line);
-        return client.awaitStdout(from, l -> l.startsWith(">> ") && !l.equals(">> READY")).substring(3);
     }
 
     /** The stdio server's stderr, which the fixture client relays marked. */

@@ -37,11 +37,11 @@ class IsolatedClassLoaderIT {
             jvms.add(client);
             client.awaitStdout(0, line -> line.equals(">> READY"));
 
-            assertThat(command(client, "list")).doesNotContain("secret_tool").doesNotContain("client_hidden").contains("echo");
-            assertThat(command(client, "call echo {\"text\":\"hi\"}")).isEqualTo("RESULT isError=false text=echo: hi");
-            assertThat(command(client, "call unlisted_tool {}")).startsWith("RESULT isError=true text=Policy denied tool 'unlisted_tool': ")
+            assertThat(Callers.command(client, "list")).doesNotContain("secret_tool").doesNotContain("client_hidden").contains("echo");
+            assertThat(Callers.command(client, "call echo {\"text\":\"hi\"}")).isEqualTo("RESULT isError=false text=echo: hi");
+            assertThat(Callers.command(client, "call unlisted_tool {}")).startsWith("RESULT isError=true text=Policy denied tool 'unlisted_tool': ")
                     .endsWith("[rule (default)]");
-            assertThat(command(client, "call wire_money {\"amount\":1}")).isEqualTo(
+            assertThat(Callers.command(client, "call wire_money {\"amount\":1}")).isEqualTo(
                     "RESULT isError=true text=Policy denied tool 'wire_money': payments need a human [rule /servers/fixture-server/tools/wire_money]");
 
             server.awaitStderr(l -> l.contains("decision=DENY tool=unlisted_tool side=server"));
@@ -60,9 +60,4 @@ class IsolatedClassLoaderIT {
         }
     }
 
-    private static String command(ForkedJvm client, String command) throws java.io.IOException {
-        int from = client.stdout().size();
-        client.send(command);
-        return client.awaitStdout(from, line -> line.startsWith(">> ") && !line.equals(">> READY")).substring(3);
-    }
 }
